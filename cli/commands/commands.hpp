@@ -1,0 +1,13 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace roofcast {
+
+// Each subcommand of `roofcast` adds itself to the application here; its work runs
+// in the callback it registers. Bad input is thrown as InputError.
+void add_predict_command(CLI::App& app);
+void add_explain_command(CLI::App& app);
+void add_devices_command(CLI::App& app);
+
+}  // namespace roofcast

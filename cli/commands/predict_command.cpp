@@ -1,0 +1,87 @@
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands/commands.hpp"
+#include "inputs.hpp"
+#include "output/prediction_output.hpp"
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/model/profile_prediction.hpp"
+
+namespace roofcast {
+
+namespace {
+
+struct PredictOptions {
+  std::string profile;
+  std::vector<std::string> devices;
+  bool all_devices = false;
+  bool utilization_correction = false;
+  std::string reference_device;
+  std::string format = "table";
+  std::string model = "thesis";
+};
+
+DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOptions& options,
+                                   const std::vector<DeviceProfile>& devices) {
+  if (!options.reference_device.empty()) return load_device(options.reference_device);
+  if (profile.reference_device.empty())
+    throw InputError(fmt::format("{}: reference_device: missing, needed by --utilization-correction "
+                                 "(or give --reference-device)",
+                                 options.profile));
+  for (const auto& device : devices) {
+    if (device.name == profile.reference_device) return device;
+  }
+  try {
+    return load_device(profile.reference_device);
+  } catch (const InputError&) {
+    throw InputError(fmt::format("{}: reference_device: \"{}\" is not a bundled device; give its profile "
+                                 "with --reference-device for --utilization-correction",
+                                 options.profile, profile.reference_device));
+  }
+}
+
+void run_predict(const PredictOptions& options) {
+  const KernelProfile profile = load_profile(options.profile);
+  const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
+  std::unique_ptr<DeviceProfile> reference;
+  if (options.utilization_correction)
+    reference = std::make_unique<DeviceProfile>(reference_device_for(profile, options, devices));
+  const ProfilePrediction prediction = predict_profile(profile, devices, reference.get());
+
+  if (options.format == "json") {
+    std::cout << prediction_json(prediction, options.profile).dump(2) << "\n";
+  } else if (options.format == "csv") {
+    std::cout << prediction_csv(prediction);
+  } else {
+    std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: {}\n\n", options.profile,
+                             profile.kernels.size(),
+                             profile.reference_device.empty() ? "unknown" : profile.reference_device, options.model);
+    std::cout << prediction_table_text(prediction, reference != nullptr);
+  }
+}
+
+}  // namespace
+
+void add_predict_command(CLI::App& app) {
+  auto options = std::make_shared<PredictOptions>();
+  CLI::App* command = app.add_subcommand("predict", "Predict kernel runtimes on target devices");
+  command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")
+      ->required();
+  command->add_option("--device", options->devices,
+                      "Target device: a bundled device's name or a device-profile file (repeatable; "
+                      "default: every bundled device)");
+  command->add_flag("--all-devices", options->all_devices, "Predict on every bundled device");
+  command->add_flag("--utilization-correction", options->utilization_correction,
+                    "Scale predictions by measured/predicted time on the reference device (thesis eq. 5.13)");
+  command->add_option("--reference-device", options->reference_device,
+                      "Device profile of the profile's reference device, for --utilization-correction "
+                      "(default: the bundled device the profile names)");
+  command->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"table", "json", "csv"}));
+  command->add_option("--model", options->model, "Prediction model")->check(CLI::IsMember({"thesis"}));
+  command->callback([options] { run_predict(*options); });
+}
+
+}  // namespace roofcast

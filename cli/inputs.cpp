@@ -1,0 +1,42 @@
+#include "inputs.hpp"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "roofcast/data/bundled_data.hpp"
+#include "roofcast/formats/files.hpp"
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/profile_json.hpp"
+
+namespace roofcast {
+
+namespace {
+bool looks_like_path(const std::string& text) {
+  return text.find('/') != std::string::npos || text.ends_with(".json") || std::filesystem::exists(text);
+}
+}  // namespace
+
+DeviceProfile load_device(const std::string& name_or_file) {
+  if (looks_like_path(name_or_file)) return parse_device_profile(read_text_file(name_or_file), name_or_file);
+  if (auto device = find_bundled_device(name_or_file)) return *device;
+  throw InputError(fmt::format("--device {}: unknown device: not a file and not a bundled device "
+                               "(`roofcast devices` lists them)",
+                               name_or_file));
+}
+
+KernelProfile load_profile(const std::string& name_or_file) {
+  if (looks_like_path(name_or_file)) return parse_kernel_profile(read_text_file(name_or_file), name_or_file);
+  if (auto profile = find_bundled_profile(name_or_file)) return *profile;
+  throw InputError(fmt::format("--profile {}: unknown profile: not a file and not a bundled profile ({})",
+                               name_or_file, fmt::join(bundled_profile_ids(), ", ")));
+}
+
+std::vector<DeviceProfile> load_devices(const std::vector<std::string>& names_or_files, bool all_bundled) {
+  std::vector<DeviceProfile> devices;
+  if (all_bundled || names_or_files.empty()) devices = bundled_devices();
+  for (const auto& name : names_or_files) devices.push_back(load_device(name));
+  return devices;
+}
+
+}  // namespace roofcast

@@ -1,0 +1,26 @@
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "commands/commands.hpp"
+#include "roofcast/formats/input_error.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"roofcast: predict GPU kernel runtimes on GPUs they never ran on"};
+  app.require_subcommand(1);
+  roofcast::add_predict_command(app);
+  roofcast::add_explain_command(app);
+  roofcast::add_devices_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error);
+  } catch (const roofcast::InputError& error) {
+    std::cerr << "roofcast: " << error.what() << "\n";
+    return 1;
+  } catch (const std::exception& error) {
+    std::cerr << "roofcast: internal error: " << error.what() << "\n";
+    return 3;
+  }
+  return 0;
+}

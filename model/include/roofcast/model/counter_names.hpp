@@ -1,0 +1,22 @@
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace roofcast {
+
+// The nine counters of the thesis model, under their nvprof name and their
+// CUDA 13 (CUPTI Range Profiler / Nsight Compute) name.
+struct ThesisCounterName {
+  std::string_view nvprof;
+  std::string_view cupti;
+};
+
+std::span<const ThesisCounterName> thesis_counter_names();
+
+// The nvprof name of a thesis counter given either spelling; nullopt for other counters.
+std::optional<std::string_view> canonical_thesis_counter(std::string_view name);
+
+}  // namespace roofcast

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace roofcast {
+
+// The six throughputs of the thesis' device characterization (model.md).
+struct DeviceThroughput {
+  double fp32_gflops = 0;       // T_SP: single-precision FMA throughput, an FMA counts 2 ops
+  double fp64_gflops = 0;       // T_DP
+  double int32_mad_giops = 0;   // T_int: 32-bit integer multiply-add, counted 2 ops
+  double int32_add_giops = 0;   // T_add: 32-bit integer add
+  double shared_ldst_gops = 0;  // T_ldst: shared-memory load/store instructions x 32 threads
+  double dram_gbps = 0;         // B_mem: mean of read-only, write-only and copy bandwidth
+};
+
+// One point of a mixbench-style roofline sweep.
+struct RooflinePoint {
+  std::string precision;  // "fp32", "fp64", "half2", "int32"
+  double iterations = 0;
+  double ops_per_byte = 0;
+  double time_ms = 0;
+  double gops = 0;
+  double gbps = 0;
+};
+
+struct DeviceProfile {
+  std::string name;
+  DeviceThroughput throughput;
+  // Further measured peaks beside the six (fp16, tensor, L2, L1, launch overhead...),
+  // keyed as in the device-profile JSON `throughput` object.
+  std::map<std::string, double> extra_throughput;
+  std::vector<RooflinePoint> roofline_sweep;
+};
+
+}  // namespace roofcast
+
+#include <optional>
+
+namespace roofcast {
+
+// Why these throughputs cannot describe a device (naming the field), or nullopt.
+std::optional<std::string> find_problem(const DeviceThroughput& throughput);
+
+}  // namespace roofcast

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "roofcast/model/kernel_parameters.hpp"
+
+namespace roofcast {
+
+// Hardware counters of a kernel, totals over all its profiled invocations: the nine the
+// thesis model needs, and any others the collector recorded, keyed as in the profile.
+struct KernelCounters {
+  ThesisCounters thesis;
+  std::map<std::string, double> extra;
+};
+
+struct KernelRecord {
+  std::string name;
+  int invocations = 1;
+  std::optional<double> measured_ms;  // total time of those invocations on the reference device
+  std::map<std::string, double> measured_ms_by_device;  // the same invocations timed on other devices
+  // A kernel is described either by raw counters or by parameters published that way.
+  std::variant<KernelCounters, KernelParameters> description;
+};
+
+// The thesis parameters of a kernel: derived from its counters, or as published.
+KernelParameters kernel_parameters_of(const KernelRecord& kernel);
+
+struct KernelProfile {
+  std::string reference_device;
+  std::vector<KernelRecord> kernels;
+};
+
+}  // namespace roofcast

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofcast/model/device_profile.hpp"
+#include "roofcast/model/kernel_profile.hpp"
+#include "roofcast/model/thesis_prediction.hpp"
+
+namespace roofcast {
+
+// The prediction of one kernel of a profile on one device, with what is known to check it.
+struct KernelPrediction {
+  std::string kernel;
+  std::string device;
+  KernelParameters parameters;
+  ThesisPrediction thesis;
+  std::optional<double> measured_ms;      // the kernel's measured time on this device, when known
+  std::optional<double> error;            // prediction_error(predicted, measured)
+  std::optional<double> E_util;           // measured / predicted on the reference device
+  std::optional<double> corrected_ms;     // E_util x predicted
+  std::optional<double> corrected_error;  // prediction_error(corrected, measured)
+};
+
+struct DeviceTotal {
+  std::string device;
+  double predicted_ms = 0;
+  std::optional<double> measured_ms;   // only when every kernel's measured time is known
+  std::optional<double> corrected_ms;  // only when every kernel could be corrected
+  int memory_bound_kernels = 0;
+  int compute_bound_kernels = 0;
+};
+
+struct ProfilePrediction {
+  std::vector<KernelPrediction> kernels;  // kernel-major: every device for kernel 0, then kernel 1...
+  std::vector<DeviceTotal> totals;        // one per device, in the order given
+};
+
+// Predicts every kernel of `profile` on every device. With `reference` (the profile's
+// reference device), applies the utilization correction (thesis eq. 5.13) to each kernel
+// that has a measured time on it.
+ProfilePrediction predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
+                                  const DeviceProfile* reference = nullptr);
+
+}  // namespace roofcast

@@ -1,0 +1,304 @@
+#include "roofcast/formats/profile_json.hpp"
+
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/model/counter_names.hpp"
+
+namespace roofcast {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kSupportedVersion = 1;
+
+// A JSON value together with where it sits, so that every error names the file and field.
+class Field {
+ public:
+  Field(const json& value, std::string source, std::string path)
+      : value_(value), source_(std::move(source)), path_(std::move(path)) {}
+
+  [[noreturn]] void fail(std::string_view problem) const {
+    if (path_.empty()) throw InputError(fmt::format("{}: {}", source_, problem));
+    throw InputError(fmt::format("{}: {}: {}", source_, path_, problem));
+  }
+
+  const json& value() const { return value_; }
+  const std::string& path() const { return path_; }
+
+  bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
+
+  Field member(const std::string& key) const {
+    if (!value_.is_object()) fail("expected an object");
+    const auto it = value_.find(key);
+    if (it == value_.end()) Field(value_, source_, join(key)).fail("missing");
+    return Field(*it, source_, join(key));
+  }
+
+  Field element(size_t index) const { return Field(value_.at(index), source_, fmt::format("{}[{}]", path_, index)); }
+
+  Field with_path(std::string path) const { return Field(value_, source_, std::move(path)); }
+
+  const json& object() const {
+    if (!value_.is_object()) fail(fmt::format("expected an object, found {}", value_.type_name()));
+    return value_;
+  }
+  const json& array() const {
+    if (!value_.is_array()) fail(fmt::format("expected an array, found {}", value_.type_name()));
+    return value_;
+  }
+  std::string string() const {
+    if (!value_.is_string()) fail(fmt::format("expected a string, found {}", value_.type_name()));
+    return value_.get<std::string>();
+  }
+  double number() const {
+    if (!value_.is_number()) fail(fmt::format("expected a number, found {}", value_.type_name()));
+    const double number = value_.get<double>();
+    if (!std::isfinite(number)) fail("expected a finite number");
+    return number;
+  }
+  double non_negative() const {
+    const double n = number();
+    if (n < 0) fail(fmt::format("must be >= 0, found {}", n));
+    return n;
+  }
+  double positive() const {
+    const double n = number();
+    if (n <= 0) fail(fmt::format("must be > 0, found {}", n));
+    return n;
+  }
+
+ private:
+  std::string join(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  const json& value_;
+  std::string source_;
+  std::string path_;
+};
+
+json parse_document(std::string_view text, const std::string& source) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    throw InputError(fmt::format("{}: empty file, expected a JSON object", source));
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& error) {
+    throw InputError(fmt::format("{}: not valid JSON (byte {}): {}", source, error.byte,
+                                 error.byte >= text.size() ? "the file ends too early (truncated?)"
+                                                           : "unexpected character"));
+  }
+}
+
+Field check_header(const json& document, const std::string& source, std::string_view expected_format) {
+  Field root(document, source, "");
+  root.object();
+  const std::string format = root.member("format").string();
+  if (format != expected_format)
+    root.member("format").fail(fmt::format("expected \"{}\", found \"{}\"", expected_format, format));
+  const Field version = root.member("version");
+  const double number = version.number();
+  if (number != std::floor(number) || number < 1) version.fail("expected a positive integer");
+  if (number > kSupportedVersion)
+    version.fail(fmt::format("version {} is newer than this roofcast reads ({}); upgrade roofcast",
+                             number, kSupportedVersion));
+  return root;
+}
+
+DeviceThroughput parse_throughput(const Field& throughput, std::map<std::string, double>& extra) {
+  DeviceThroughput t;
+  t.fp32_gflops = throughput.member("fp32_gflops").positive();
+  t.fp64_gflops = throughput.member("fp64_gflops").positive();
+  t.int32_mad_giops = throughput.member("int32_mad_giops").positive();
+  t.int32_add_giops = throughput.member("int32_add_giops").positive();
+  t.shared_ldst_gops = throughput.member("shared_ldst_gops").positive();
+  t.dram_gbps = throughput.member("dram_gbps").positive();
+  for (const auto& [key, value] : throughput.object().items()) {
+    if (value.is_number() && !extra.contains(key)) extra[key] = value.get<double>();
+  }
+  for (const char* required : {"fp32_gflops", "fp64_gflops", "int32_mad_giops", "int32_add_giops",
+                               "shared_ldst_gops", "dram_gbps"})
+    extra.erase(required);
+  return t;
+}
+
+std::vector<RooflinePoint> parse_roofline_sweep(const Field& sweep) {
+  std::vector<RooflinePoint> points;
+  const json& array = sweep.array();
+  for (size_t i = 0; i < array.size(); ++i) {
+    const Field point = sweep.element(i);
+    RooflinePoint p;
+    p.precision = point.member("precision").string();
+    p.iterations = point.member("iterations").non_negative();
+    p.ops_per_byte = point.member("ops_per_byte").non_negative();
+    p.time_ms = point.member("time_ms").positive();
+    p.gops = point.member("gops").non_negative();
+    p.gbps = point.member("gbps").non_negative();
+    points.push_back(std::move(p));
+  }
+  return points;
+}
+
+KernelCounters parse_counters(const Field& counters) {
+  KernelCounters result;
+  std::map<std::string, double> thesis;  // nvprof name -> value
+  std::map<std::string, std::string> spelled_as;
+  for (const auto& [key, value] : counters.object().items()) {
+    const Field field = counters.member(key);
+    if (const auto canonical = canonical_thesis_counter(key)) {
+      const std::string name(*canonical);
+      const double count = field.non_negative();
+      if (thesis.contains(name) && thesis[name] != count)
+        field.fail(fmt::format("disagrees with {} given for the same counter", spelled_as[name]));
+      thesis[name] = count;
+      spelled_as[name] = key;
+    } else if (value.is_number()) {
+      result.extra[key] = field.non_negative();
+    }
+  }
+  auto take = [&](std::string_view nvprof) {
+    const auto it = thesis.find(std::string(nvprof));
+    if (it == thesis.end()) {
+      for (const auto& name : thesis_counter_names()) {
+        if (name.nvprof == nvprof)
+          counters.with_path(fmt::format("{}.{}", counters.path(), nvprof))
+              .fail(fmt::format("missing (also accepted as {})", name.cupti));
+      }
+    }
+    return it->second;
+  };
+  ThesisCounters& c = result.thesis;
+  c.flop_count_sp_fma = take("flop_count_sp_fma");
+  c.flop_count_dp_fma = take("flop_count_dp_fma");
+  c.inst_compute_ld_st = take("inst_compute_ld_st");
+  c.inst_executed = take("inst_executed");
+  c.inst_fp_32 = take("inst_fp_32");
+  c.inst_fp_64 = take("inst_fp_64");
+  c.inst_integer = take("inst_integer");
+  c.dram_read_transactions = take("dram_read_transactions");
+  c.dram_write_transactions = take("dram_write_transactions");
+  if (const auto problem = find_problem(c)) counters.fail(*problem);
+  return result;
+}
+
+KernelParameters parse_parameters(const Field& parameters) {
+  KernelParameters p;
+  const Field type = parameters.member("K_type");
+  const auto kernel_type = kernel_type_from_string(type.string());
+  if (!kernel_type) type.fail(fmt::format("expected \"fp32\", \"fp64\" or \"int\", found \"{}\"", type.string()));
+  p.type = *kernel_type;
+  p.W_comp = parameters.member("W_comp").non_negative();
+  p.W_traf = parameters.member("W_traf").non_negative();
+  p.E_mix = parameters.member("E_mix").non_negative();
+  p.D_ops = parameters.member("D_ops").non_negative();
+  p.D_ldst = parameters.member("D_ldst").non_negative();
+  if (const auto problem = find_problem(p)) parameters.fail(*problem);
+  return p;
+}
+
+KernelRecord parse_kernel(const Field& kernel) {
+  kernel.object();
+  KernelRecord record;
+  record.name = kernel.member("name").string();
+  if (record.name.empty()) kernel.member("name").fail("must not be empty");
+  const Field labelled = kernel.with_path(fmt::format("{} \"{}\"", kernel.path(), record.name));
+  if (labelled.has("invocations")) {
+    const Field invocations = labelled.member("invocations");
+    const double n = invocations.positive();
+    if (n != std::floor(n) || n > 1e12) invocations.fail("expected a whole number >= 1");
+    record.invocations = static_cast<int>(n);
+  }
+  if (labelled.has("measured_ms")) record.measured_ms = labelled.member("measured_ms").positive();
+  if (labelled.has("measured_ms_by_device")) {
+    const Field by_device = labelled.member("measured_ms_by_device");
+    for (const auto& item : by_device.object().items())
+      record.measured_ms_by_device[item.key()] = by_device.member(item.key()).positive();
+  }
+  const bool has_counters = labelled.has("counters");
+  const bool has_parameters = labelled.has("parameters");
+  if (has_counters == has_parameters)
+    labelled.fail("needs exactly one of \"counters\" or \"parameters\"");
+  if (has_counters)
+    record.description = parse_counters(labelled.member("counters"));
+  else
+    record.description = parse_parameters(labelled.member("parameters"));
+  return record;
+}
+
+}  // namespace
+
+DeviceProfile parse_device_profile(std::string_view json_text, const std::string& source) {
+  const json document = parse_document(json_text, source);
+  const Field root = check_header(document, source, "roofcast-device");
+  DeviceProfile device;
+  device.name = root.member("name").string();
+  if (device.name.empty()) root.member("name").fail("must not be empty");
+  device.throughput = parse_throughput(root.member("throughput"), device.extra_throughput);
+  if (root.has("roofline_sweep")) device.roofline_sweep = parse_roofline_sweep(root.member("roofline_sweep"));
+  return device;
+}
+
+KernelProfile parse_kernel_profile(std::string_view json_text, const std::string& source) {
+  const json document = parse_document(json_text, source);
+  const Field root = check_header(document, source, "roofcast-profile");
+  KernelProfile profile;
+  if (root.has("reference_device")) profile.reference_device = root.member("reference_device").string();
+  const Field kernels = root.member("kernels");
+  const json& array = kernels.array();
+  if (array.empty()) kernels.fail("is empty, expected at least one kernel");
+  for (size_t i = 0; i < array.size(); ++i) profile.kernels.push_back(parse_kernel(kernels.element(i)));
+  return profile;
+}
+
+json to_json(const DeviceProfile& device) {
+  json throughput = {
+      {"fp32_gflops", device.throughput.fp32_gflops},
+      {"fp64_gflops", device.throughput.fp64_gflops},
+      {"int32_mad_giops", device.throughput.int32_mad_giops},
+      {"int32_add_giops", device.throughput.int32_add_giops},
+      {"shared_ldst_gops", device.throughput.shared_ldst_gops},
+      {"dram_gbps", device.throughput.dram_gbps},
+  };
+  for (const auto& [key, value] : device.extra_throughput) throughput[key] = value;
+  json result = {{"format", "roofcast-device"}, {"version", kSupportedVersion}, {"name", device.name},
+                 {"throughput", throughput}};
+  if (!device.roofline_sweep.empty()) {
+    json sweep = json::array();
+    for (const auto& p : device.roofline_sweep)
+      sweep.push_back({{"precision", p.precision}, {"iterations", p.iterations}, {"ops_per_byte", p.ops_per_byte},
+                       {"time_ms", p.time_ms}, {"gops", p.gops}, {"gbps", p.gbps}});
+    result["roofline_sweep"] = sweep;
+  }
+  return result;
+}
+
+json to_json(const KernelProfile& profile) {
+  json kernels = json::array();
+  for (const auto& kernel : profile.kernels) {
+    json entry = {{"name", kernel.name}, {"invocations", kernel.invocations}};
+    if (kernel.measured_ms) entry["measured_ms"] = *kernel.measured_ms;
+    if (!kernel.measured_ms_by_device.empty()) entry["measured_ms_by_device"] = kernel.measured_ms_by_device;
+    if (const auto* counters = std::get_if<KernelCounters>(&kernel.description)) {
+      const ThesisCounters& c = counters->thesis;
+      json values = {{"flop_count_sp_fma", c.flop_count_sp_fma},   {"flop_count_dp_fma", c.flop_count_dp_fma},
+                     {"inst_compute_ld_st", c.inst_compute_ld_st}, {"inst_executed", c.inst_executed},
+                     {"inst_fp_32", c.inst_fp_32},                 {"inst_fp_64", c.inst_fp_64},
+                     {"inst_integer", c.inst_integer},             {"dram_read_transactions", c.dram_read_transactions},
+                     {"dram_write_transactions", c.dram_write_transactions}};
+      for (const auto& [key, value] : counters->extra) values[key] = value;
+      entry["counters"] = values;
+    } else {
+      const auto& p = std::get<KernelParameters>(kernel.description);
+      entry["parameters"] = {{"K_type", std::string(to_string(p.type))}, {"W_comp", p.W_comp}, {"W_traf", p.W_traf},
+                             {"E_mix", p.E_mix}, {"D_ops", p.D_ops}, {"D_ldst", p.D_ldst}};
+    }
+    kernels.push_back(entry);
+  }
+  json result = {{"format", "roofcast-profile"}, {"version", kSupportedVersion}, {"kernels", kernels}};
+  if (!profile.reference_device.empty()) result["reference_device"] = profile.reference_device;
+  return result;
+}
+
+}  // namespace roofcast

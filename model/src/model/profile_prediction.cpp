@@ -1,0 +1,64 @@
+#include "roofcast/model/profile_prediction.hpp"
+
+namespace roofcast {
+
+namespace {
+
+std::optional<double> measured_on(const KernelRecord& kernel, const std::string& device,
+                                  const std::string& reference_device) {
+  if (const auto it = kernel.measured_ms_by_device.find(device); it != kernel.measured_ms_by_device.end())
+    return it->second;
+  if (device == reference_device && kernel.measured_ms) return kernel.measured_ms;
+  return std::nullopt;
+}
+
+}  // namespace
+
+ProfilePrediction predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
+                                  const DeviceProfile* reference) {
+  ProfilePrediction result;
+  for (const auto& device : devices) {
+    DeviceTotal total;
+    total.device = device.name;
+    result.totals.push_back(total);
+  }
+  std::vector<bool> all_measured(devices.size(), true), all_corrected(devices.size(), reference != nullptr);
+  std::vector<double> measured_sum(devices.size(), 0), corrected_sum(devices.size(), 0);
+
+  for (const auto& kernel : profile.kernels) {
+    const KernelParameters parameters = kernel_parameters_of(kernel);
+    std::optional<double> E_util;
+    if (reference && kernel.measured_ms) {
+      const double on_reference = predict_thesis(parameters, reference->throughput).predicted_ms;
+      E_util = utilization_factor(*kernel.measured_ms, on_reference);
+    }
+    for (size_t d = 0; d < devices.size(); ++d) {
+      KernelPrediction p;
+      p.kernel = kernel.name;
+      p.device = devices[d].name;
+      p.parameters = parameters;
+      p.thesis = predict_thesis(parameters, devices[d].throughput);
+      p.measured_ms = measured_on(kernel, devices[d].name, profile.reference_device);
+      if (p.measured_ms) p.error = prediction_error(p.thesis.predicted_ms, *p.measured_ms);
+      if (E_util) {
+        p.E_util = E_util;
+        p.corrected_ms = *E_util * p.thesis.predicted_ms;
+        if (p.measured_ms) p.corrected_error = prediction_error(*p.corrected_ms, *p.measured_ms);
+      }
+
+      DeviceTotal& total = result.totals[d];
+      total.predicted_ms += p.thesis.predicted_ms;
+      (p.thesis.bound == Bound::memory ? total.memory_bound_kernels : total.compute_bound_kernels) += 1;
+      if (p.measured_ms) measured_sum[d] += *p.measured_ms; else all_measured[d] = false;
+      if (p.corrected_ms) corrected_sum[d] += *p.corrected_ms; else all_corrected[d] = false;
+      result.kernels.push_back(std::move(p));
+    }
+  }
+  for (size_t d = 0; d < devices.size(); ++d) {
+    if (all_measured[d] && !profile.kernels.empty()) result.totals[d].measured_ms = measured_sum[d];
+    if (all_corrected[d] && !profile.kernels.empty()) result.totals[d].corrected_ms = corrected_sum[d];
+  }
+  return result;
+}
+
+}  // namespace roofcast

@@ -1,0 +1,81 @@
+// `roofcast predict` run as a user runs it: the built binary, its output parsed back.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "run_command.hpp"
+
+using roofcast::testing::run_roofcast;
+
+TEST_CASE("predict --format json follows formats.md") {
+  const auto result = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "GTX-660", "--format", "json"});
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.err.empty());
+  const auto document = nlohmann::json::parse(result.out);
+  REQUIRE(document["predictions"].size() == 1);
+  const auto& p = document["predictions"][0];
+  for (const char* key : {"kernel", "device", "predicted_ms", "bound", "E_mix", "E_instr", "T_op_adjusted", "O_krn",
+                          "O_dev"})
+    CHECK(p.contains(key));
+  CHECK(p["kernel"] == "sor_red");
+  CHECK(p["device"] == "GTX-660");
+  CHECK(p["bound"] == "compute");
+  CHECK(p["predicted_ms"].get<double>() == Approx(34.803).margin(5e-4));
+  CHECK(p["E_mix"].get<double>() == Approx(0.5769).margin(5e-5));
+  CHECK(p["E_instr"].get<double>() == Approx(0.5589).margin(5e-5));
+  CHECK(p["T_op_adjusted"].get<double>() == Approx(28.92).margin(5e-3));
+  CHECK(p["O_krn"].get<double>() == Approx(0.3019).margin(5e-5));
+  CHECK(p["O_dev"].get<double>() == Approx(0.2460).margin(5e-5));
+  REQUIRE(document["totals"].size() == 1);
+  CHECK(document["totals"][0]["predicted_ms"] == p["predicted_ms"]);
+}
+
+TEST_CASE("predict with no device predicts on every bundled device, as a table by default") {
+  const auto result = run_roofcast({"predict", "--profile", "thesis-rodinia"});
+  REQUIRE(result.exit_code == 0);
+  for (const char* text : {"GTX-480", "GTX-660", "GTX-960", "GTX-1060 6GB", "Tesla M2050", "Tesla K20c", "lct-gic",
+                           "Totals per device", "E_instr %"})
+    CHECK_THAT(result.out, Catch::Contains(text));
+}
+
+TEST_CASE("predict --format csv has one row per kernel and device") {
+  const auto result = run_roofcast({"predict", "--profile", "thesis-rodinia", "--all-devices", "--format", "csv"});
+  REQUIRE(result.exit_code == 0);
+  CHECK(std::count(result.out.begin(), result.out.end(), '\n') == 1 + 28 * 6);
+  CHECK_THAT(result.out, Catch::StartsWith("kernel,device,K_type,bound,predicted_ms"));
+}
+
+TEST_CASE("predict --utilization-correction reproduces the reference device's measured time") {
+  const auto result = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "GTX-480",
+                                    "--utilization-correction", "--format", "json"});
+  REQUIRE(result.exit_code == 0);
+  const auto p = nlohmann::json::parse(result.out)["predictions"][0];
+  CHECK(p["corrected_ms"].get<double>() == Approx(21.456));
+}
+
+TEST_CASE("a device profile file works as --device") {
+  const std::string file = roofcast::testing::temporary_file("mine.json", R"({
+    "format": "roofcast-device", "version": 1, "name": "My GPU",
+    "throughput": { "fp32_gflops": 1000, "fp64_gflops": 500, "int32_mad_giops": 250,
+                    "int32_add_giops": 500, "shared_ldst_gops": 250, "dram_gbps": 100 } })");
+  const auto result = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", file, "--format", "json"});
+  REQUIRE(result.exit_code == 0);
+  const auto p = nlohmann::json::parse(result.out)["predictions"][0];
+  CHECK(p["device"] == "My GPU");
+  CHECK(p["measured_ms"].is_null());
+}
+
+TEST_CASE("explain walks through every intermediate value") {
+  const auto result = run_roofcast({"explain", "--profile", "thesis-redblack", "--device", "GTX-660"});
+  REQUIRE(result.exit_code == 0);
+  for (const char* text : {"E_mix   = 57.69 %", "D_ops   = 12.15 %", "E_instr = C_op / (C_op + C_ldst + C_other) = 55.89 %",
+                           "compute bound", "34.803 ms", "-0.14 %"})
+    CHECK_THAT(result.out, Catch::Contains(text));
+}
+
+TEST_CASE("devices lists the six thesis GPUs") {
+  const auto result = run_roofcast({"devices"});
+  REQUIRE(result.exit_code == 0);
+  for (const char* name : {"GTX-480", "GTX-660", "GTX-960", "GTX-1060 6GB", "Tesla M2050", "Tesla K20c", "1940.80"})
+    CHECK_THAT(result.out, Catch::Contains(name));
+}

@@ -1,0 +1,182 @@
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/profile_json.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json valid_profile() {
+  return json::parse(R"({
+    "format": "roofcast-profile", "version": 1, "reference_device": "GTX-480",
+    "kernels": [{
+      "name": "sor_red", "invocations": 4, "measured_ms": 21.456,
+      "counters": {
+        "flop_count_sp_fma": 0, "flop_count_dp_fma": 134217728, "inst_compute_ld_st": 1212317696,
+        "inst_executed": 224402928, "inst_fp_32": 0, "inst_fp_64": 872431616, "inst_integer": 2947565568,
+        "dram_read_transactions": 70642416, "dram_write_transactions": 33570816 } }]
+  })");
+}
+
+json valid_device() {
+  return json::parse(R"({ "format": "roofcast-device", "version": 1, "name": "GTX-660",
+    "throughput": { "fp32_gflops": 1940.80, "fp64_gflops": 89.70, "int32_mad_giops": 359.04,
+                    "int32_add_giops": 621.36, "shared_ldst_gops": 169.58, "dram_gbps": 117.56,
+                    "l2_gbps": 400 } })");
+}
+
+// The one-line message of the InputError that parsing `text` throws.
+template <typename Parse>
+std::string error_of(Parse parse, const std::string& text) {
+  try {
+    parse(text, "bad.json");
+  } catch (const roofcast::InputError& error) {
+    return error.what();
+  }
+  FAIL("no InputError for: " << text);
+  return "";
+}
+
+std::string profile_error(const json& document) {
+  return error_of(roofcast::parse_kernel_profile, document.dump());
+}
+std::string device_error(const json& document) { return error_of(roofcast::parse_device_profile, document.dump()); }
+
+}  // namespace
+
+TEST_CASE("a valid kernel profile parses, counters under either name") {
+  const auto profile = roofcast::parse_kernel_profile(valid_profile().dump(), "p.json");
+  REQUIRE(profile.kernels.size() == 1);
+  CHECK(profile.reference_device == "GTX-480");
+  CHECK(profile.kernels[0].invocations == 4);
+  CHECK(profile.kernels[0].measured_ms == 21.456);
+
+  json cupti = valid_profile();
+  auto& counters = cupti["kernels"][0]["counters"];
+  counters["smsp__inst_executed.sum"] = counters["inst_executed"];
+  counters.erase("inst_executed");
+  counters["dram__sectors_read.sum"] = counters["dram_read_transactions"];
+  counters.erase("dram_read_transactions");
+  counters["lts__t_bytes.sum"] = 12345;
+  const auto from_cupti = roofcast::parse_kernel_profile(cupti.dump(), "p.json");
+  const auto& parsed = std::get<roofcast::KernelCounters>(from_cupti.kernels[0].description);
+  CHECK(parsed.thesis.inst_executed == 224402928);
+  CHECK(parsed.thesis.dram_read_transactions == 70642416);
+  CHECK(parsed.extra.at("lts__t_bytes.sum") == 12345);
+}
+
+TEST_CASE("a kernel profile round-trips through JSON") {
+  const auto profile = roofcast::parse_kernel_profile(valid_profile().dump(), "p.json");
+  const auto again = roofcast::parse_kernel_profile(roofcast::to_json(profile).dump(), "again.json");
+  CHECK(roofcast::to_json(again) == roofcast::to_json(profile));
+}
+
+TEST_CASE("a valid device profile parses and keeps extra peaks") {
+  const auto device = roofcast::parse_device_profile(valid_device().dump(), "d.json");
+  CHECK(device.name == "GTX-660");
+  CHECK(device.throughput.dram_gbps == 117.56);
+  CHECK(device.extra_throughput.at("l2_gbps") == 400);
+  CHECK(roofcast::parse_device_profile(roofcast::to_json(device).dump(), "d.json").extra_throughput.size() == 1);
+}
+
+TEST_CASE("bad kernel profiles give one-line errors naming the file and field") {
+  json p = valid_profile();
+  auto& counters = p["kernels"][0]["counters"];
+  SECTION("missing counter") {
+    counters.erase("inst_fp_64");
+    CHECK(profile_error(p) ==
+          "bad.json: kernels[0] \"sor_red\".counters.inst_fp_64: missing (also accepted as "
+          "smsp__sass_thread_inst_executed_op_fp64_pred_on.sum)");
+  }
+  SECTION("misspelled counter") {
+    counters["inst_executd"] = counters["inst_executed"];
+    counters.erase("inst_executed");
+    CHECK_THAT(profile_error(p), Catch::StartsWith("bad.json: kernels[0] \"sor_red\".counters.inst_executed: missing"));
+  }
+  SECTION("wrong type") {
+    counters["inst_integer"] = "2947565568";
+    CHECK(profile_error(p) == "bad.json: kernels[0] \"sor_red\".counters.inst_integer: expected a number, found string");
+  }
+  SECTION("negative count") {
+    counters["dram_write_transactions"] = -5;
+    CHECK(profile_error(p) == "bad.json: kernels[0] \"sor_red\".counters.dram_write_transactions: must be >= 0, found -5");
+  }
+  SECTION("NaN count written as a string") {
+    counters["inst_fp_64"] = "NaN";
+    CHECK_THAT(profile_error(p), Catch::Contains("inst_fp_64: expected a number"));
+  }
+  SECTION("zero instructions") {
+    counters["inst_executed"] = 0;
+    CHECK_THAT(profile_error(p), Catch::StartsWith("bad.json: kernels[0] \"sor_red\".counters: inst_executed: is 0"));
+  }
+  SECTION("kernel without a name") {
+    p["kernels"][0].erase("name");
+    CHECK(profile_error(p) == "bad.json: kernels[0].name: missing");
+  }
+  SECTION("both counters and parameters") {
+    p["kernels"][0]["parameters"] = json::object();
+    CHECK_THAT(profile_error(p), Catch::Contains("exactly one of \"counters\" or \"parameters\""));
+  }
+  SECTION("wrong format") {
+    p["format"] = "roofcast-device";
+    CHECK(profile_error(p) == "bad.json: format: expected \"roofcast-profile\", found \"roofcast-device\"");
+  }
+  SECTION("newer version") {
+    p["version"] = 2;
+    CHECK_THAT(profile_error(p), Catch::StartsWith("bad.json: version: version 2 is newer"));
+  }
+  SECTION("no kernels") {
+    p["kernels"] = json::array();
+    CHECK(profile_error(p) == "bad.json: kernels: is empty, expected at least one kernel");
+  }
+  SECTION("parameters in percent") {
+    p["kernels"][0].erase("counters");
+    p["kernels"][0]["parameters"] = {{"K_type", "fp32"}, {"W_comp", 10}, {"W_traf", 10},
+                                     {"E_mix", 64.29},   {"D_ops", 0.2}, {"D_ldst", 0.2}};
+    CHECK_THAT(profile_error(p), Catch::Contains("parameters: E_mix: must be in (0, 1]"));
+  }
+  SECTION("unknown kernel type") {
+    p["kernels"][0].erase("counters");
+    p["kernels"][0]["parameters"] = {{"K_type", "fp16"}, {"W_comp", 10}, {"W_traf", 10},
+                                     {"E_mix", 0.5},     {"D_ops", 0.2}, {"D_ldst", 0.2}};
+    CHECK_THAT(profile_error(p), Catch::Contains("parameters.K_type: expected \"fp32\", \"fp64\" or \"int\""));
+  }
+}
+
+TEST_CASE("zero DRAM traffic is a legal profile") {
+  json p = valid_profile();
+  p["kernels"][0]["counters"]["dram_read_transactions"] = 0;
+  p["kernels"][0]["counters"]["dram_write_transactions"] = 0;
+  const auto profile = roofcast::parse_kernel_profile(p.dump(), "p.json");
+  CHECK(std::isinf(roofcast::kernel_parameters_of(profile.kernels[0]).O_krn()));
+}
+
+TEST_CASE("broken JSON documents are named, never thrown as parser internals") {
+  const std::string full = valid_profile().dump();
+  CHECK(error_of(roofcast::parse_kernel_profile, "") == "bad.json: empty file, expected a JSON object");
+  CHECK(error_of(roofcast::parse_kernel_profile, " \n") == "bad.json: empty file, expected a JSON object");
+  CHECK_THAT(error_of(roofcast::parse_kernel_profile, full.substr(0, full.size() / 2)),
+             Catch::StartsWith("bad.json: not valid JSON") && Catch::Contains("truncated"));
+  CHECK_THAT(error_of(roofcast::parse_kernel_profile, R"({"inst_executed": NaN})"),
+             Catch::StartsWith("bad.json: not valid JSON"));
+  CHECK(error_of(roofcast::parse_kernel_profile, "[1, 2]") == "bad.json: expected an object, found array");
+}
+
+TEST_CASE("bad device profiles name the field") {
+  json d = valid_device();
+  SECTION("missing throughput") {
+    d["throughput"].erase("dram_gbps");
+    CHECK(device_error(d) == "bad.json: throughput.dram_gbps: missing");
+  }
+  SECTION("zero throughput") {
+    d["throughput"]["fp64_gflops"] = 0;
+    CHECK(device_error(d) == "bad.json: throughput.fp64_gflops: must be > 0, found 0");
+  }
+  SECTION("missing name") {
+    d.erase("name");
+    CHECK(device_error(d) == "bad.json: name: missing");
+  }
+}

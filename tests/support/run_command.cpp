@@ -1,0 +1,64 @@
+#include "run_command.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace roofcast::testing {
+
+namespace {
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::filesystem::path fresh_folder() {
+  static int counter = 0;
+  auto folder = std::filesystem::temp_directory_path() /
+                ("roofcast-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  std::filesystem::create_directories(folder);
+  return folder;
+}
+}  // namespace
+
+CommandResult run_roofcast(const std::vector<std::string>& arguments) {
+  const auto folder = fresh_folder();
+  const auto out_path = folder / "stdout", err_path = folder / "stderr";
+  const std::string binary = std::string(ROOFCAST_BINARY_DIR) + "/roofcast";
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    std::vector<char*> argv{const_cast<char*>(binary.c_str())};
+    for (const auto& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
+    argv.push_back(nullptr);
+    ::execv(binary.c_str(), argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.out = slurp(out_path);
+  result.err = slurp(err_path);
+  std::filesystem::remove_all(folder);
+  return result;
+}
+
+std::string temporary_file(const std::string& name, const std::string& text) {
+  const auto path = fresh_folder() / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+}  // namespace roofcast::testing
