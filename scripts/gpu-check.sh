@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# On the GPU machine: build for Hopper, run the GPU tests and the benches, print a short
+# table last. Full logs go under $OUT (or ./gpu-check-out when OUT is unset).
+# Usage: scripts/gpu-check.sh [step...]   steps: build tests (default: all)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/gpu-check-out}
+mkdir -p "$OUT"
+steps=("$@")
+((${#steps[@]})) || steps=(build tests)
+summary=()
+
+step_build() {
+  nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DROOFCAST_ENABLE_HIP=OFF >"$OUT/configure.log" 2>&1 &&
+    cmake --build build-gpu --parallel "$(nproc)" >"$OUT/build.log" 2>&1
+  local status=$?
+  summary+=("build|$([[ $status == 0 ]] && echo ok || echo FAILED, see build.log)")
+  tail -20 "$OUT/build.log"
+  return $status
+}
+
+step_tests() {
+  (cd build-gpu && ctest --output-on-failure -L gpu) >"$OUT/gpu-tests.log" 2>&1
+  local status=$?
+  summary+=("gpu tests|$(grep -E 'tests passed|tests failed' "$OUT/gpu-tests.log" | tail -1)")
+  return $status
+}
+
+overall=0
+for step in "${steps[@]}"; do
+  "step_$step" || overall=1
+done
+
+echo
+echo "== gpu-check summary ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)) =="
+for row in "${summary[@]}"; do
+  printf '%-28s %s\n' "${row%%|*}" "${row#*|}"
+done
+exit $overall
