@@ -82,11 +82,11 @@ std::string prediction_section(const KernelParameters& k, const DeviceProfile& d
       "  C_ldst  = D_ldst x W_ldst      = {:.4f}\n"
       "  C_other = D_other x W_other    = {:.4f}\n"
       "  E_instr = C_op / (C_op + C_ldst + C_other) = {:.2f} %\n"
-      "  T'_op   = E_mix x E_instr x T_op = {:.2f} x {:.2f} % x {:.2f} = {:.2f} G/s\n"
+      "  T'_op   = E_mix x E_instr x T_op = {:.2f} % x {:.2f} % x {:.2f} = {:.2f} G/s\n"
       "  O_dev   = T'_op / B_mem        = {:.4f} ops/byte\n",
       device.name, t.fp32_gflops, t.fp64_gflops, t.int32_mad_giops, t.int32_add_giops, t.shared_ldst_gops,
       t.dram_gbps, type_peak, p.T_op, p.W_op, p.W_ldst, p.W_other, p.C_op, p.C_ldst, p.C_other, 100 * p.E_instr,
-      k.E_mix, 100 * p.E_instr, p.T_op, p.T_op_adjusted, p.O_dev);
+      100 * k.E_mix, 100 * p.E_instr, p.T_op, p.T_op_adjusted, p.O_dev);
   if (p.bound == Bound::compute) {
     out += fmt::format("  O_krn {:.4f} > O_dev {:.4f}: compute bound, T_predicted = T'_op = {:.2f} G/s\n"
                        "  time    = W_comp / T_predicted = {:.3f} ms\n",

@@ -38,6 +38,7 @@ std::string prediction_table_text(const ProfilePrediction& prediction, bool corr
                    {"O_dev"},         {"predicted ms"}};
   if (corrected) table.columns.insert(table.columns.end(), {{"E_util"}, {"corrected ms"}});
   table.columns.insert(table.columns.end(), {{"measured ms"}, {"error %"}});
+  if (corrected) table.columns.push_back({"corrected error %"});
   for (const auto& p : prediction.kernels) {
     std::vector<std::string> row = {p.kernel, p.device, std::string(to_string(p.parameters.type)),
                                     to_string(p.thesis.bound), percent(p.parameters.E_mix),
@@ -48,7 +49,8 @@ std::string prediction_table_text(const ProfilePrediction& prediction, bool corr
       row.push_back(optional_fixed(p.corrected_ms, 3));
     }
     row.push_back(optional_fixed(p.measured_ms, 3));
-    row.push_back(signed_percent(corrected && p.corrected_error ? p.corrected_error : p.error));
+    row.push_back(signed_percent(p.error));
+    if (corrected) row.push_back(signed_percent(p.corrected_error));
     table.add_row(std::move(row));
   }
   std::string out = render_text(table);
