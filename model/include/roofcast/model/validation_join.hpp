@@ -1,0 +1,56 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "roofcast/model/device_profile.hpp"
+#include "roofcast/model/kernel_profile.hpp"
+#include "roofcast/model/validation.hpp"
+
+namespace roofcast {
+
+// A kernel profile and the file (or bundled id) it came from, named in errors.
+struct SourcedProfile {
+  std::string source;
+  KernelProfile profile;
+};
+
+// The measured times of one program run on one device (a measured-time file).
+struct MeasuredRun {
+  struct Kernel {
+    std::string name;
+    int invocations = 1;
+    double measured_ms = 0;  // total over the invocations
+  };
+  std::string source;
+  std::string device;  // must name one of the devices validated
+  std::vector<Kernel> kernels;
+};
+
+struct JoinOptions {
+  // Skip (kernel, device) pairs with no measured time instead of failing.
+  bool allow_missing = false;
+};
+
+struct JoinResult {
+  std::string reference_device;
+  std::vector<ValidationEntry> entries;  // profile order, then kernel, then device
+  std::vector<std::string> skipped;      // "kernel on device" pairs left out (allow_missing)
+  std::vector<std::string> notes;        // e.g. invocation counts that differ and were rescaled
+};
+
+// Same device name up to case, spaces, dashes and underscores ("NVIDIA H200" = "nvidia-h200").
+bool same_device_name(const std::string& a, const std::string& b);
+
+// Predicts every kernel of every profile on every device with the thesis model and pairs
+// each prediction with its measured time: from the runs of that device when one lists the
+// kernel, else from the profile's own measured times (measured_ms_by_device, or measured_ms
+// on its reference device). A run with a different invocation count is rescaled to the
+// profile's (same mean time per launch). With `reference` (the profiles' reference device),
+// adds the utilization correction. Throws InputError naming the file and kernel at fault.
+JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>& profiles,
+                                              const std::vector<DeviceProfile>& devices,
+                                              const std::vector<MeasuredRun>& runs, const DeviceProfile* reference,
+                                              const JoinOptions& options = {});
+
+}  // namespace roofcast

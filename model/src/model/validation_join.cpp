@@ -1,0 +1,204 @@
+#include "roofcast/model/validation_join.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/model/profile_prediction.hpp"
+
+namespace roofcast {
+
+namespace {
+
+std::string normalized_device_name(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    if (c == ' ' || c == '-' || c == '_') continue;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+std::string quoted(const std::string& text) { return "\"" + text + "\""; }
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
+}
+
+// Where a kernel's time on a device was measured: the run's file and its time, rescaled.
+struct Measurement {
+  const MeasuredRun* run = nullptr;
+  const MeasuredRun::Kernel* kernel = nullptr;
+};
+
+class MeasurementIndex {
+ public:
+  MeasurementIndex(const std::vector<MeasuredRun>& runs, const std::vector<DeviceProfile>& devices) {
+    std::vector<std::string> device_names;
+    for (const auto& device : devices) device_names.push_back(device.name);
+    for (const auto& run : runs) {
+      const DeviceProfile* device = nullptr;
+      for (const auto& candidate : devices) {
+        if (same_device_name(candidate.name, run.device)) {
+          device = &candidate;
+          break;
+        }
+      }
+      if (!device)
+        throw InputError(run.source + ": device " + quoted(run.device) + " matches no --device profile (" +
+                         joined(device_names) + ")");
+      runs_of_device_[device->name].push_back(&run);
+      std::set<std::string> seen;
+      for (const auto& kernel : run.kernels) {
+        if (!seen.insert(kernel.name).second)
+          throw InputError(run.source + ": kernel " + quoted(kernel.name) + ": listed twice");
+        if (!(kernel.measured_ms > 0))
+          throw InputError(run.source + ": kernel " + quoted(kernel.name) + ": measured_ms must be > 0");
+        if (kernel.invocations < 1)
+          throw InputError(run.source + ": kernel " + quoted(kernel.name) + ": invocations must be >= 1");
+        auto& slot = by_device_and_kernel_[{device->name, kernel.name}];
+        if (slot.run)
+          throw InputError("kernel " + quoted(kernel.name) + ": measured twice on " + device->name + ", in " +
+                           slot.run->source + " and " + run.source);
+        slot = {&run, &kernel};
+      }
+    }
+  }
+
+  std::optional<Measurement> find(const std::string& device, const std::string& kernel) const {
+    const auto it = by_device_and_kernel_.find({device, kernel});
+    if (it == by_device_and_kernel_.end()) return std::nullopt;
+    return it->second;
+  }
+
+  std::vector<std::string> run_sources(const std::string& device) const {
+    std::vector<std::string> sources;
+    if (const auto it = runs_of_device_.find(device); it != runs_of_device_.end()) {
+      for (const MeasuredRun* run : it->second) sources.push_back(run->source);
+    }
+    return sources;
+  }
+
+ private:
+  std::map<std::pair<std::string, std::string>, Measurement> by_device_and_kernel_;
+  std::map<std::string, std::vector<const MeasuredRun*>> runs_of_device_;
+};
+
+std::string common_reference_device(const std::vector<SourcedProfile>& profiles) {
+  const SourcedProfile* first = nullptr;
+  for (const auto& p : profiles) {
+    if (p.profile.reference_device.empty()) continue;
+    if (!first) {
+      first = &p;
+    } else if (!same_device_name(first->profile.reference_device, p.profile.reference_device)) {
+      throw InputError(p.source + ": reference_device " + quoted(p.profile.reference_device) + " differs from " +
+                       first->source + "'s " + quoted(first->profile.reference_device) +
+                       "; validate profiles of one reference device together");
+    }
+  }
+  return first ? first->profile.reference_device : "";
+}
+
+void check_unique_kernel_names(const std::vector<SourcedProfile>& profiles) {
+  std::map<std::string, const std::string*> source_of;
+  for (const auto& p : profiles) {
+    std::set<std::string> in_this;
+    for (const auto& kernel : p.profile.kernels) {
+      if (!in_this.insert(kernel.name).second)
+        throw InputError(p.source + ": kernel " + quoted(kernel.name) + ": listed twice");
+      const auto [it, inserted] = source_of.emplace(kernel.name, &p.source);
+      if (!inserted)
+        throw InputError(p.source + ": kernel " + quoted(kernel.name) + " is also in " + *it->second +
+                         "; kernel names must be unique across the profiles validated together");
+    }
+  }
+}
+
+std::string missing_message(const MeasurementIndex& index, const SourcedProfile& profile, const std::string& kernel,
+                            const std::string& device) {
+  const auto sources = index.run_sources(device);
+  if (sources.empty())
+    return "kernel " + quoted(kernel) + " (" + profile.source + ") has no measured time on " + device +
+           ": give a --measured file of that device";
+  return joined(sources) + ": kernel " + quoted(kernel) + " missing (profiled in " + profile.source + ", device " +
+         device + "); --allow-missing skips it";
+}
+
+}  // namespace
+
+bool same_device_name(const std::string& a, const std::string& b) {
+  return normalized_device_name(a) == normalized_device_name(b);
+}
+
+JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>& profiles,
+                                              const std::vector<DeviceProfile>& devices,
+                                              const std::vector<MeasuredRun>& runs, const DeviceProfile* reference,
+                                              const JoinOptions& options) {
+  JoinResult result;
+  result.reference_device = common_reference_device(profiles);
+  check_unique_kernel_names(profiles);
+  const MeasurementIndex index(runs, devices);
+
+  std::set<std::string> profiled_kernels;
+  for (const auto& sourced : profiles) {
+    KernelProfile profile = sourced.profile;
+    for (auto& kernel : profile.kernels) {
+      profiled_kernels.insert(kernel.name);
+      for (const auto& device : devices) {
+        const auto measured = index.find(device.name, kernel.name);
+        if (!measured) continue;
+        double ms = measured->kernel->measured_ms;
+        if (measured->kernel->invocations != kernel.invocations) {
+          ms = ms / measured->kernel->invocations * kernel.invocations;
+          result.notes.push_back(measured->run->source + ": kernel " + quoted(kernel.name) + " ran " +
+                                 std::to_string(measured->kernel->invocations) + " times, profiled " +
+                                 std::to_string(kernel.invocations) + ": compared per launch");
+        }
+        kernel.measured_ms_by_device[device.name] = ms;
+        // A timing run on the reference device also gives E_util when the profile has no time.
+        if (!kernel.measured_ms && !result.reference_device.empty() &&
+            same_device_name(device.name, result.reference_device))
+          kernel.measured_ms = ms;
+      }
+    }
+
+    const ProfilePrediction prediction = predict_profile(profile, devices, reference);
+    for (const auto& p : prediction.kernels) {
+      if (!p.measured_ms) {
+        if (!options.allow_missing) throw InputError(missing_message(index, sourced, p.kernel, p.device));
+        result.skipped.push_back(p.kernel + " on " + p.device);
+        continue;
+      }
+      const auto& record = *std::find_if(profile.kernels.begin(), profile.kernels.end(),
+                                         [&](const KernelRecord& k) { return k.name == p.kernel; });
+      ValidationEntry entry;
+      entry.kernel = p.kernel;
+      entry.device = p.device;
+      entry.profile = sourced.source;
+      entry.predicted_ms = p.thesis.predicted_ms;
+      entry.measured_ms = *p.measured_ms;
+      entry.corrected_ms = p.corrected_ms;
+      entry.bound = p.thesis.bound;
+      entry.parameters = p.parameters;
+      entry.invocations = record.invocations;
+      entry.E_util = p.E_util;
+      result.entries.push_back(std::move(entry));
+    }
+  }
+
+  for (const auto& run : runs) {
+    int unprofiled = 0;
+    for (const auto& kernel : run.kernels) unprofiled += profiled_kernels.contains(kernel.name) ? 0 : 1;
+    if (unprofiled > 0)
+      result.notes.push_back(run.source + ": " + std::to_string(unprofiled) +
+                             " measured kernels are in no profile (ignored)");
+  }
+  return result;
+}
+
+}  // namespace roofcast
