@@ -1,0 +1,73 @@
+// Every validation workload, run at its small size on the GPU: it must verify its results
+// against the host reference and print a positive time for each of its kernels.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct Run {
+  int exit_code = -1;
+  std::string output;
+};
+
+Run run_workload(const std::string& workload) {
+  const std::string command = std::string(ROOFCAST_BINARY_DIR) + "/roofcast-workload-" + workload +
+                              " --small --warmups 1 --repeats 3 2>&1";
+  Run run;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe)) run.output += buffer.data();
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+// Kernel name -> median time, from the "kernel NAME median_ms T ..." lines.
+std::map<std::string, double> kernel_times(const std::string& output) {
+  std::map<std::string, double> times;
+  std::istringstream lines(output);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string tag, name, key;
+    double median = -1;
+    if (words >> tag >> name >> key >> median && tag == "kernel" && key == "median_ms") times[name] = median;
+  }
+  return times;
+}
+
+}  // namespace
+
+TEST_CASE("each workload verifies against its host reference and times its kernels") {
+  const std::map<std::string, std::vector<std::string>> kernels_of = {
+      {"redblack_sor", {"sor_red", "sor_black"}},
+      {"lmsor", {"lmsor_red", "lmsor_black"}},
+      {"sgemm", {"sgemm_tile32", "sgemm_tile16"}},
+      {"stream", {"stream_copy", "stream_scale", "stream_add", "stream_triad"}},
+      {"int_heavy", {"int_hash"}},
+      {"divergent", {"divergent_branches"}},
+      {"short_kernel", {"short_saxpy"}},
+  };
+  for (const auto& [workload, kernels] : kernels_of) {
+    SECTION(workload) {
+      const Run run = run_workload(workload);
+      INFO(run.output);
+      CHECK(run.exit_code == 0);
+      CHECK(run.output.find("check ") != std::string::npos);
+      CHECK(run.output.find("FAILED") == std::string::npos);
+      const auto times = kernel_times(run.output);
+      for (const auto& kernel : kernels) {
+        INFO(kernel);
+        REQUIRE(times.contains(kernel));
+        CHECK(times.at(kernel) > 0);
+      }
+    }
+  }
+}
