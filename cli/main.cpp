@@ -11,6 +11,12 @@ int main(int argc, char** argv) {
   roofcast::add_predict_command(app);
   roofcast::add_explain_command(app);
   roofcast::add_devices_command(app);
+  roofcast::add_rank_command(app);
+  roofcast::add_split_command(app);
+  roofcast::add_validate_command(app);
+  roofcast::add_profile_command(app);
+  roofcast::add_import_command(app);
+  roofcast::add_plot_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

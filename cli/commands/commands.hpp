@@ -9,5 +9,11 @@ namespace roofcast {
 void add_predict_command(CLI::App& app);
 void add_explain_command(CLI::App& app);
 void add_devices_command(CLI::App& app);
+void add_rank_command(CLI::App& app);
+void add_split_command(CLI::App& app);
+void add_validate_command(CLI::App& app);
+void add_profile_command(CLI::App& app);
+void add_import_command(CLI::App& app);
+void add_plot_command(CLI::App& app);
 
 }  // namespace roofcast

@@ -1,0 +1,161 @@
+#include "counter_collector.hpp"
+
+#include <cupti_profiler_target.h>
+#include <cupti_target.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "cupti_status.hpp"
+
+namespace roofcast::profiler {
+
+CounterCollector::CounterCollector(RecordWriter& writer, std::vector<std::string> metrics)
+    : writer_(writer), metrics_(std::move(metrics)) {
+  for (const auto& metric : metrics_) metric_pointers_.push_back(metric.c_str());
+  // Kept as a switch for diagnosis: whether SetConfig is repeated after each counter-data reset.
+  if (const char* value = std::getenv("ROOFCAST_PROFILE_RECONFIGURE"); value && std::strcmp(value, "0") == 0)
+    reconfigure_after_reset_ = false;
+  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  check_cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
+}
+
+CounterCollector::~CounterCollector() = default;  // contexts are released by the driver at exit
+
+CounterCollector::DeviceConfig& CounterCollector::config_for(CUcontext context, int device) {
+  auto found = devices_.find(device);
+  if (found != devices_.end()) return found->second;
+  CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  chip.deviceIndex = static_cast<size_t>(device);
+  check_cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
+
+  // What this context's GPU can collect (read before any profiling session is open on it).
+  CUpti_Profiler_GetCounterAvailability_Params query{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
+  query.ctx = context;
+  check_cupti(cuptiProfilerGetCounterAvailability(&query), "cuptiProfilerGetCounterAvailability");
+  std::vector<uint8_t> availability(query.counterAvailabilityImageSize);
+  query.pCounterAvailabilityImage = availability.data();
+  check_cupti(cuptiProfilerGetCounterAvailability(&query), "cuptiProfilerGetCounterAvailability");
+
+  DeviceConfig config;
+  config.host = std::make_unique<HostMetrics>(chip.pChipName, availability);
+  config.config_image = config.host->config_image(metrics_);
+  config.passes = HostMetrics::passes(config.config_image);
+  writer_.write({{"type", "config"}, {"device", device}, {"chip", chip.pChipName}, {"passes", config.passes},
+                 {"metrics", metrics_}});
+  return devices_.emplace(device, std::move(config)).first->second;
+}
+
+void CounterCollector::configure(ContextProfiler& profiler) {
+  CUpti_RangeProfiler_SetConfig_Params set{CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
+  set.pRangeProfilerObject = profiler.object;
+  set.configSize = profiler.config->config_image.size();
+  set.pConfig = profiler.config->config_image.data();
+  set.counterDataImageSize = profiler.counter_data.size();
+  set.pCounterDataImage = profiler.counter_data.data();
+  set.range = CUPTI_AutoRange;
+  set.replayMode = CUPTI_KernelReplay;
+  set.maxRangesPerPass = 1;
+  set.numNestingLevels = 1;
+  set.minNestingLevel = 1;
+  set.passIndex = 0;
+  set.targetNestingLevel = 1;
+  check_cupti(cuptiRangeProfilerSetConfig(&set), "cuptiRangeProfilerSetConfig");
+}
+
+CounterCollector::ContextProfiler& CounterCollector::enable(CUcontext context, int device) {
+  if (active_ != nullptr && active_ != context) disable(active_);
+  auto found = contexts_.find(context);
+  if (found != contexts_.end()) return found->second;
+
+  DeviceConfig& config = config_for(context, device);
+  ContextProfiler profiler;
+  profiler.config = &config;
+  CUpti_RangeProfiler_Enable_Params enable{CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+  enable.ctx = context;
+  check_cupti(cuptiRangeProfilerEnable(&enable), "cuptiRangeProfilerEnable");
+  profiler.object = enable.pRangeProfilerObject;
+
+  CUpti_RangeProfiler_GetCounterDataSize_Params size{CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
+  size.pRangeProfilerObject = profiler.object;
+  size.pMetricNames = metric_pointers_.data();
+  size.numMetrics = metric_pointers_.size();
+  size.maxNumOfRanges = 1;
+  size.maxNumRangeTreeNodes = 1;
+  check_cupti(cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize");
+  profiler.counter_data.resize(size.counterDataSize);
+
+  CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  init.pRangeProfilerObject = profiler.object;
+  init.counterDataSize = profiler.counter_data.size();
+  init.pCounterData = profiler.counter_data.data();
+  check_cupti(cuptiRangeProfilerCounterDataImageInitialize(&init), "cuptiRangeProfilerCounterDataImageInitialize");
+  configure(profiler);
+  active_ = context;
+  return contexts_.emplace(context, std::move(profiler)).first->second;
+}
+
+void CounterCollector::disable(CUcontext context) {
+  auto found = contexts_.find(context);
+  if (found == contexts_.end()) return;
+  CUpti_RangeProfiler_Disable_Params params{CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
+  params.pRangeProfilerObject = found->second.object;
+  cuptiRangeProfilerDisable(&params);
+  contexts_.erase(found);
+  if (active_ == context) active_ = nullptr;
+}
+
+void CounterCollector::release(CUcontext context) { disable(context); }
+
+void CounterCollector::begin(CUcontext context, int device) {
+  ContextProfiler& profiler = enable(context, device);
+  if (profiler.needs_reset) {
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    init.pRangeProfilerObject = profiler.object;
+    init.counterDataSize = profiler.counter_data.size();
+    init.pCounterData = profiler.counter_data.data();
+    check_cupti(cuptiRangeProfilerCounterDataImageInitialize(&init), "cuptiRangeProfilerCounterDataImageInitialize");
+    if (reconfigure_after_reset_) configure(profiler);
+    profiler.needs_reset = false;
+  }
+  CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+  start.pRangeProfilerObject = profiler.object;
+  check_cupti(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
+}
+
+void CounterCollector::end(CUcontext context, uint64_t index, const LaunchInfo& launch) {
+  auto found = contexts_.find(context);
+  if (found == contexts_.end()) throw std::runtime_error("launch exit on a context with no range profiler");
+  ContextProfiler& profiler = found->second;
+  CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+  stop.pRangeProfilerObject = profiler.object;
+  check_cupti(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
+  CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
+  decode.pRangeProfilerObject = profiler.object;
+  check_cupti(cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData");
+  profiler.needs_reset = true;
+
+  CUpti_RangeProfiler_GetCounterDataInfo_Params info{CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = profiler.counter_data.data();
+  info.counterDataImageSize = profiler.counter_data.size();
+  check_cupti(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
+  if (info.numTotalRanges != 1 || decode.numOfRangeDropped != 0) {
+    writer_.write({{"type", "warning"},
+                   {"message", fmt::format("launch {} of {}: {} ranges decoded, {} dropped; no counters for it", index,
+                                           launch.demangled, info.numTotalRanges, decode.numOfRangeDropped)}});
+    return;
+  }
+  const std::vector<double> values = profiler.config->host->evaluate(profiler.counter_data, 0, metrics_);
+  nlohmann::json metrics = nlohmann::json::object();
+  for (size_t i = 0; i < metrics_.size(); ++i) metrics[metrics_[i]] = values[i];
+  nlohmann::json line = launch_record(launch, index);
+  line["metrics"] = metrics;
+  writer_.write(line);
+}
+
+}  // namespace roofcast::profiler

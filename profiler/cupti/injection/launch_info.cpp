@@ -1,0 +1,79 @@
+#include "launch_info.hpp"
+
+#include <cxxabi.h>
+
+#include <cstdlib>
+
+namespace roofcast::profiler {
+
+bool is_kernel_launch(CUpti_CallbackId cbid) {
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string demangle(const char* mangled) {
+  if (mangled == nullptr) return "(unknown kernel)";
+  int status = 0;
+  char* text = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  if (status != 0 || text == nullptr) return mangled;  // extern "C" kernels are not mangled
+  std::string result(text);
+  std::free(text);
+  return result;
+}
+
+std::optional<LaunchInfo> read_launch(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
+  LaunchInfo launch;
+  launch.name = data->symbolName ? data->symbolName : "(unknown kernel)";
+  launch.demangled = demangle(data->symbolName);
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+      const auto* p = static_cast<const cuLaunchKernel_params*>(data->functionParams);
+      launch.grid = {p->gridDimX, p->gridDimY, p->gridDimZ};
+      launch.block = {p->blockDimX, p->blockDimY, p->blockDimZ};
+      launch.dynamic_shared_bytes = p->sharedMemBytes;
+      return launch;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+      const auto* p = static_cast<const cuLaunchKernelEx_params*>(data->functionParams);
+      if (p->config == nullptr) return std::nullopt;
+      launch.grid = {p->config->gridDimX, p->config->gridDimY, p->config->gridDimZ};
+      launch.block = {p->config->blockDimX, p->config->blockDimY, p->config->blockDimZ};
+      launch.dynamic_shared_bytes = p->config->sharedMemBytes;
+      return launch;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+      const auto* p = static_cast<const cuLaunchCooperativeKernel_params*>(data->functionParams);
+      launch.grid = {p->gridDimX, p->gridDimY, p->gridDimZ};
+      launch.block = {p->blockDimX, p->blockDimY, p->blockDimZ};
+      launch.dynamic_shared_bytes = p->sharedMemBytes;
+      return launch;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+nlohmann::json launch_record(const LaunchInfo& launch, uint64_t index) {
+  return {{"type", "launch"},
+          {"index", index},
+          {"name", launch.name},
+          {"demangled", launch.demangled},
+          {"device", launch.device},
+          {"grid", launch.grid},
+          {"block", launch.block},
+          {"dynamic_shared_bytes", launch.dynamic_shared_bytes}};
+}
+
+}  // namespace roofcast::profiler

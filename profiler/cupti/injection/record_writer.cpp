@@ -1,0 +1,51 @@
+#include "record_writer.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "roofcast/profiler/collector_protocol.hpp"
+
+namespace roofcast::profiler {
+
+RecordWriter::RecordWriter(std::string folder, std::string mode) : folder_(std::move(folder)), mode_(std::move(mode)) {}
+
+void RecordWriter::open_for_current_pid() {
+  const int pid = static_cast<int>(getpid());
+  if (file_ != nullptr && pid == pid_) return;
+  // A forked child inherits the parent's FILE*: leave it alone and open its own.
+  file_ = nullptr;
+  pid_ = pid;
+  const std::string path = fmt::format("{}/{}{}-{}{}", folder_, protocol::kFilePrefix, mode_, pid, protocol::kFileSuffix);
+  file_ = std::fopen(path.c_str(), "a");
+  if (file_ == nullptr) {
+    std::fprintf(stderr, "roofcast collector: cannot write %s; nothing will be recorded for process %d\n",
+                 path.c_str(), pid);
+    return;
+  }
+  const auto now = std::chrono::system_clock::now().time_since_epoch();
+  const nlohmann::json header = {{"type", "process"},
+                                 {"pid", pid},
+                                 {"parent_pid", static_cast<int>(getppid())},
+                                 {"start_ns", std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()},
+                                 {"mode", mode_}};
+  std::fprintf(file_, "%s\n", header.dump().c_str());
+  std::fflush(file_);
+}
+
+void RecordWriter::write(const nlohmann::json& record) {
+  std::lock_guard lock(mutex_);
+  open_for_current_pid();
+  if (file_ == nullptr) return;
+  std::fprintf(file_, "%s\n", record.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  std::fflush(file_);
+}
+
+void RecordWriter::flush() {
+  std::lock_guard lock(mutex_);
+  if (file_ != nullptr && pid_ == static_cast<int>(getpid())) std::fflush(file_);
+}
+
+}  // namespace roofcast::profiler

@@ -1,0 +1,72 @@
+#include "timing_collector.hpp"
+
+#include <cupti_activity.h>
+
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "cupti_status.hpp"
+
+namespace roofcast::profiler {
+
+namespace {
+constexpr size_t kBufferBytes = 8 << 20;
+TimingCollector* g_collector = nullptr;  // CUPTI's buffer callbacks carry no user data
+}  // namespace
+
+TimingCollector::TimingCollector(RecordWriter& writer) : writer_(writer) { g_collector = this; }
+
+void TimingCollector::start() {
+  check_cupti(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "cuptiActivityRegisterCallbacks");
+  check_cupti(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
+              "cuptiActivityEnable(CONCURRENT_KERNEL)");
+}
+
+void TimingCollector::on_launch(uint32_t correlation_id, uint64_t index, const LaunchInfo& launch) {
+  std::lock_guard lock(mutex_);
+  pending_[correlation_id] = Pending{index, launch};
+}
+
+void TimingCollector::flush() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
+
+void CUPTIAPI TimingCollector::buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferBytes));
+  *size = *buffer ? kBufferBytes : 0;
+  *max_records = 0;
+}
+
+void CUPTIAPI TimingCollector::buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+  if (g_collector != nullptr && buffer != nullptr) g_collector->take_records(buffer, valid);
+  std::free(buffer);
+}
+
+void TimingCollector::take_records(uint8_t* buffer, size_t valid) {
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
+    const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+    Pending pending;
+    {
+      std::lock_guard lock(mutex_);
+      const auto it = pending_.find(kernel->correlationId);
+      if (it == pending_.end()) continue;  // not a recorded launch (filtered out, or a graph node)
+      pending = std::move(it->second);
+      pending_.erase(it);
+      ++recorded_;
+    }
+    nlohmann::json line = launch_record(pending.launch, pending.index);
+    line["duration_ns"] = kernel->end > kernel->start ? kernel->end - kernel->start : 0;
+    line["registers"] = kernel->registersPerThread;
+    line["static_shared_bytes"] = kernel->staticSharedMemory;
+    line["dynamic_shared_bytes"] = kernel->dynamicSharedMemory;
+    line["device"] = kernel->deviceId;
+    line["stream"] = kernel->streamId;
+    writer_.write(line);
+  }
+  size_t dropped = 0;
+  if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS && dropped > 0)
+    writer_.write({{"type", "warning"}, {"message", fmt::format("CUPTI dropped {} activity records", dropped)}});
+}
+
+}  // namespace roofcast::profiler

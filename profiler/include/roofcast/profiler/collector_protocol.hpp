@@ -1,0 +1,31 @@
+#pragma once
+
+// How `roofcast profile` (the launcher) and the injection library talk: the launcher sets
+// these environment variables for the application; the library, loaded by the CUDA driver
+// through CUDA_INJECTION64_PATH in every CUDA process of the application, writes one JSON
+// Lines file per process (pid in the name) into the output folder. Each line is one record:
+//   {"type":"process","pid":..,"parent_pid":..,"start_ns":..,"mode":"timing"|"counters"}
+//   {"type":"device","index":..,"name":"NVIDIA H100 80GB HBM3","chip":"GH100"}
+//   {"type":"launch","index":..,"name":mangled,"demangled":..,"device":..,"grid":[x,y,z],
+//    "block":[x,y,z],"dynamic_shared_bytes":..,   timing: "duration_ns","registers",
+//    "static_shared_bytes"   counters: "metrics":{name: value}}
+//   {"type":"error","message":"..."}      (one line; the launcher prints it)
+//   {"type":"end","launches":N}             (written at exit: the file is complete)
+namespace roofcast::profiler::protocol {
+
+inline constexpr const char* kInjectionPathVariable = "CUDA_INJECTION64_PATH";
+inline constexpr const char* kModeVariable = "ROOFCAST_PROFILE_MODE";           // timing | counters
+inline constexpr const char* kOutputDirVariable = "ROOFCAST_PROFILE_OUTPUT_DIR";
+inline constexpr const char* kMetricsVariable = "ROOFCAST_PROFILE_METRICS";     // comma-separated
+inline constexpr const char* kKernelRegexVariable = "ROOFCAST_PROFILE_KERNEL_REGEX";
+inline constexpr const char* kSkipVariable = "ROOFCAST_PROFILE_LAUNCH_SKIP";
+inline constexpr const char* kCountVariable = "ROOFCAST_PROFILE_LAUNCH_COUNT";
+inline constexpr const char* kDeviceVariable = "ROOFCAST_PROFILE_DEVICE";
+
+inline constexpr const char* kFilePrefix = "roofcast-";
+inline constexpr const char* kFileSuffix = ".jsonl";
+
+inline constexpr const char* kInjectionLibraryName = "libroofcast_injection.so";
+inline constexpr const char* kCuptiToolName = "roofcast-cupti";
+
+}  // namespace roofcast::profiler::protocol

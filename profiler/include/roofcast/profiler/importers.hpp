@@ -1,0 +1,25 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace roofcast::profiler {
+
+// One CSV record split into fields (RFC 4180 quoting: "a, b" and "" inside quotes).
+std::vector<std::string> split_csv_line(std::string_view line);
+
+// Kernel profiles (formats.md) from other profilers' CSV output. `source` names the file in
+// errors; every error is an InputError naming the file, line and column at fault.
+//
+// Nsight Compute: `ncu --csv --page raw --metrics <our metrics> APP` (one row per launch,
+// a units row after the header; `--print-units base` avoids scaled units, but K/M/G-scaled
+// byte and time units are converted). Counters keep their CUDA 13 names.
+nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, const std::string& device_name);
+// nvprof: `nvprof --csv --metrics <metrics> APP` (one row per kernel and metric with
+// Invocations, Min, Max, Avg). Count metrics become totals (Avg x Invocations).
+nlohmann::json import_nvprof_csv(std::string_view text, const std::string& source, const std::string& device_name);
+
+}  // namespace roofcast::profiler

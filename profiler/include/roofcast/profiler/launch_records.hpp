@@ -1,0 +1,61 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofcast::profiler {
+
+// One recorded kernel launch, as the injection library wrote it (collector_protocol.hpp).
+struct LaunchRecord {
+  int process = 0;       // the process' place in start order within its run (0 = the application)
+  uint64_t index = 0;    // place among the process' recorded launches
+  std::string name;      // mangled
+  std::string demangled;
+  int device = 0;
+  std::array<unsigned, 3> grid{};
+  std::array<unsigned, 3> block{};
+  unsigned dynamic_shared_bytes = 0;
+  // From the timing run.
+  std::optional<double> duration_ns;
+  unsigned registers = 0;
+  unsigned static_shared_bytes = 0;
+  // From the counter run: CUPTI metric name -> value.
+  std::map<std::string, double> metrics;
+};
+
+struct DeviceInfo {
+  std::string name;
+  std::string chip;
+};
+
+// Everything one run of the application left in the records folder.
+struct RunRecords {
+  std::vector<LaunchRecord> launches;    // process by process, in launch order
+  std::map<int, DeviceInfo> devices;     // by device index
+  std::vector<std::string> errors;       // from the collector, one line each
+  std::vector<std::string> warnings;
+  int processes = 0;
+  int incomplete_processes = 0;          // files with no end record (killed, _exit)
+  std::optional<size_t> passes;          // counter run: replay passes per launch
+};
+
+// Reads every `roofcast-<mode>-<pid>.jsonl` file in `folder`. Throws InputError naming the
+// file and line for a malformed record.
+RunRecords read_run_records(const std::filesystem::path& folder, const std::string& mode);
+
+// Joins the counter run's launches to the timing run's: same process (by start order), same
+// kernel, same launch shape, same occurrence of that (kernel, shape) pair. The result holds
+// the timing records with the metrics of their counterpart.
+struct JoinedRuns {
+  std::vector<LaunchRecord> launches;
+  size_t timing_only = 0;    // timing launches with no counter counterpart
+  size_t counters_only = 0;  // counter launches with no timing counterpart
+};
+JoinedRuns join_runs(const RunRecords& timing, const RunRecords& counters);
+
+}  // namespace roofcast::profiler

@@ -1,0 +1,133 @@
+#include "roofcast/profiler/kernel_summary.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "roofcast/profiler/metric_set.hpp"
+
+namespace roofcast::profiler {
+
+namespace {
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  if (n == 0) return 0;
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+bool is_summable(const std::string& metric) {
+  if (const MetricInfo* info = find_metric(metric)) return info->summable;
+  return metric.ends_with(".sum");
+}
+
+nlohmann::json launch_json(const LaunchRecord& launch) {
+  nlohmann::json entry = {{"process", launch.process},
+                          {"index", launch.index},
+                          {"device", launch.device},
+                          {"grid", launch.grid},
+                          {"block", launch.block},
+                          {"registers", launch.registers},
+                          {"static_shared_bytes", launch.static_shared_bytes},
+                          {"dynamic_shared_bytes", launch.dynamic_shared_bytes}};
+  if (launch.duration_ns) entry["duration_ms"] = *launch.duration_ns / 1e6;
+  if (!launch.metrics.empty()) entry["counters"] = launch.metrics;
+  return entry;
+}
+
+}  // namespace
+
+std::vector<KernelSummary> summarize_kernels(const std::vector<LaunchRecord>& launches) {
+  std::vector<KernelSummary> kernels;
+  std::map<std::string, size_t> position;
+  for (const auto& launch : launches) {
+    auto [it, added] = position.try_emplace(launch.name, kernels.size());
+    if (added) {
+      kernels.emplace_back();
+      kernels.back().name = launch.demangled;
+      kernels.back().mangled_name = launch.name;
+    }
+    kernels[it->second].launches.push_back(&launch);
+  }
+  for (auto& kernel : kernels) {
+    kernel.invocations = static_cast<int>(kernel.launches.size());
+    std::vector<double> durations;
+    std::map<std::string, int> counted;
+    for (const LaunchRecord* launch : kernel.launches) {
+      if (launch->duration_ns) durations.push_back(*launch->duration_ns / 1e6);
+      for (const auto& [metric, value] : launch->metrics) {
+        kernel.counters[metric] += value;
+        ++counted[metric];
+      }
+      auto shape = std::find_if(kernel.shapes.begin(), kernel.shapes.end(), [&](const LaunchShapeSummary& s) {
+        return s.grid == launch->grid && s.block == launch->block && s.registers == launch->registers &&
+               s.static_shared_bytes == launch->static_shared_bytes &&
+               s.dynamic_shared_bytes == launch->dynamic_shared_bytes;
+      });
+      if (shape == kernel.shapes.end())
+        shape = kernel.shapes.insert(kernel.shapes.end(),
+                                     LaunchShapeSummary{launch->grid, launch->block, launch->registers,
+                                                        launch->static_shared_bytes, launch->dynamic_shared_bytes, 0});
+      ++shape->invocations;
+    }
+    for (auto& [metric, value] : kernel.counters)
+      if (!is_summable(metric)) value /= counted[metric];
+    if (!durations.empty()) {
+      for (double d : durations) kernel.total_ms += d;
+      kernel.min_ms = *std::min_element(durations.begin(), durations.end());
+      kernel.max_ms = *std::max_element(durations.begin(), durations.end());
+      kernel.median_ms = median_of(durations);
+    }
+  }
+  return kernels;
+}
+
+nlohmann::json kernel_profile_json(const std::vector<KernelSummary>& kernels, const ProfileProvenance& provenance,
+                                   bool per_launch) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& kernel : kernels) {
+    nlohmann::json entry = {{"name", kernel.name}, {"mangled_name", kernel.mangled_name},
+                            {"invocations", kernel.invocations}};
+    if (kernel.total_ms > 0) {
+      entry["measured_ms"] = kernel.total_ms;
+      entry["min_ms"] = kernel.min_ms;
+      entry["median_ms"] = kernel.median_ms;
+      entry["max_ms"] = kernel.max_ms;
+    }
+    entry["counters"] = kernel.counters;
+    nlohmann::json shapes = nlohmann::json::array();
+    for (const auto& s : kernel.shapes)
+      shapes.push_back({{"grid", s.grid}, {"block", s.block}, {"registers", s.registers},
+                        {"static_shared_bytes", s.static_shared_bytes}, {"dynamic_shared_bytes", s.dynamic_shared_bytes},
+                        {"invocations", s.invocations}});
+    entry["launch_shapes"] = shapes;
+    if (per_launch) {
+      nlohmann::json launches = nlohmann::json::array();
+      for (const LaunchRecord* launch : kernel.launches) launches.push_back(launch_json(*launch));
+      entry["launches"] = launches;
+    }
+    list.push_back(entry);
+  }
+  nlohmann::json collector = {{"tool", "roofcast profile"}, {"command", provenance.command}, {"date", provenance.date},
+                              {"metric_set", provenance.metric_set}, {"metrics", provenance.metrics}};
+  if (!provenance.chip.empty()) collector["chip"] = provenance.chip;
+  if (provenance.passes) collector["replay_passes"] = *provenance.passes;
+  nlohmann::json profile = {{"format", "roofcast-profile"}, {"version", 1}};
+  if (!provenance.reference_device.empty()) profile["reference_device"] = provenance.reference_device;
+  profile["collector"] = collector;
+  profile["kernels"] = list;
+  return profile;
+}
+
+MeasuredTimes measured_times(const std::vector<KernelSummary>& kernels, const std::string& device) {
+  MeasuredTimes times;
+  times.device = device;
+  for (const auto& kernel : kernels) {
+    if (kernel.total_ms <= 0) continue;
+    times.kernels.push_back({kernel.name, kernel.invocations, kernel.total_ms, kernel.min_ms, kernel.median_ms,
+                             kernel.max_ms});
+  }
+  return times;
+}
+
+}  // namespace roofcast::profiler

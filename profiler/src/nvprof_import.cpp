@@ -1,0 +1,115 @@
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/profiler/importers.hpp"
+#include "roofcast/profiler/metric_set.hpp"
+
+namespace roofcast::profiler {
+
+namespace {
+
+std::optional<double> plain_number(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+// nvprof metrics that count events (their totals are Avg x Invocations); the rest (rates,
+// efficiencies, ratios, utilization levels) are kept as the average over invocations.
+bool is_count_metric(const std::string& metric) {
+  return metric.starts_with("inst_") || metric.starts_with("flop_count_") || metric.ends_with("_transactions") ||
+         metric.ends_with("_requests") || metric == "dram_read_bytes" || metric == "dram_write_bytes" ||
+         metric.starts_with("shared_load") || metric.starts_with("shared_store");
+}
+
+// "GeForce GTX 480 (0)" -> "GeForce GTX 480".
+std::string device_name_of(std::string device) {
+  const auto open = device.rfind(" (");
+  if (open != std::string::npos && device.ends_with(")")) device.erase(open);
+  return device;
+}
+
+struct KernelMetrics {
+  std::string name;
+  int invocations = 0;
+  std::map<std::string, double> counters;
+};
+
+}  // namespace
+
+nlohmann::json import_nvprof_csv(std::string_view text, const std::string& source, const std::string& device_name) {
+  std::istringstream in{std::string(text)};
+  std::string line;
+  int number = 0;
+  std::vector<std::string> header;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.rfind("\"Device\"", 0) == 0 || line.rfind("Device,", 0) == 0) {
+      header = split_csv_line(line);
+      break;
+    }
+  }
+  if (header.empty())
+    throw InputError(fmt::format("{}: no nvprof metric header (\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",...) "
+                                 "found; expected the output of nvprof --csv --metrics",
+                                 source));
+  std::map<std::string, size_t> column;
+  for (size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
+  for (const char* needed : {"Kernel", "Invocations", "Metric Name", "Avg"})
+    if (!column.contains(needed))
+      throw InputError(fmt::format("{}:{}: no \"{}\" column in the nvprof header", source, number, needed));
+
+  std::vector<KernelMetrics> kernels;
+  std::map<std::string, size_t> position;
+  std::string device;
+  while (std::getline(in, line)) {
+    ++number;
+    if (line.empty() || line.rfind("==", 0) == 0) continue;
+    const std::vector<std::string> fields = split_csv_line(line);
+    if (fields.size() != header.size())
+      throw InputError(fmt::format("{}:{}: {} fields, the header has {}", source, number, fields.size(), header.size()));
+    const std::string row_device = device_name_of(fields[column["Device"]]);
+    if (device.empty()) device = row_device;
+    if (row_device != device)
+      throw InputError(fmt::format("{}:{}: rows of two devices ({} and {}); import one device's rows at a time", source,
+                                   number, device, row_device));
+    const std::string& kernel_name = fields[column["Kernel"]];
+    const std::optional<double> invocations = plain_number(fields[column["Invocations"]]);
+    if (!invocations || *invocations < 1 || *invocations != std::floor(*invocations))
+      throw InputError(fmt::format("{}:{}: Invocations: expected a whole number >= 1, found \"{}\"", source, number,
+                                   fields[column["Invocations"]]));
+    auto [it, added] = position.try_emplace(kernel_name, kernels.size());
+    if (added) kernels.push_back(KernelMetrics{kernel_name, static_cast<int>(*invocations), {}});
+    KernelMetrics& kernel = kernels[it->second];
+    if (kernel.invocations != static_cast<int>(*invocations))
+      throw InputError(fmt::format("{}:{}: kernel {}: Invocations {} disagrees with an earlier row ({})", source, number,
+                                   kernel_name, *invocations, kernel.invocations));
+    const std::string metric = fields[column["Metric Name"]];
+    const std::optional<double> average = plain_number(fields[column["Avg"]]);
+    if (!average) continue;  // rates with units ("12.3GB/s"), percentages with "%"...
+    if (metric == "achieved_occupancy") {
+      kernel.counters["sm__warps_active.avg.pct_of_peak_sustained_active"] = *average * 100;
+      continue;
+    }
+    kernel.counters[metric] = is_count_metric(metric) ? *average * kernel.invocations : *average;
+  }
+  if (kernels.empty()) throw InputError(fmt::format("{}: the nvprof CSV has a header but no metric rows", source));
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& kernel : kernels)
+    list.push_back({{"name", kernel.name}, {"invocations", kernel.invocations}, {"counters", kernel.counters}});
+  nlohmann::json profile = {{"format", "roofcast-profile"}, {"version", 1}};
+  profile["reference_device"] = device_name.empty() ? device : device_name;
+  profile["importer"] = {{"tool", "nvprof"}, {"source", source}};
+  profile["kernels"] = list;
+  return profile;
+}
+
+}  // namespace roofcast::profiler
