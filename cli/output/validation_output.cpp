@@ -17,7 +17,8 @@ constexpr double kMissThreshold = 0.25;
 
 std::string percent(double fraction) { return fmt::format("{:.1f}", 100 * fraction); }
 std::string signed_percent(double fraction) { return fmt::format("{:+.1f}", 100 * fraction); }
-std::string ms(double value) { return fmt::format("{:.4g}", value); }
+// Four significant digits, trailing zeros kept so that columns read alike (34.80, 0.002300).
+std::string ms(double value) { return value >= 1000 ? fmt::format("{:.1f}", value) : fmt::format("{:#.4g}", value); }
 
 std::string group_name(const AccuracyGroup& group) { return group.device.empty() ? "all devices" : group.device; }
 

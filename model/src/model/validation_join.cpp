@@ -169,7 +169,9 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
 
     const ProfilePrediction prediction = predict_profile(profile, devices, reference);
     for (const auto& p : prediction.kernels) {
-      if (!p.measured_ms) {
+      // Where measured files of a device are given, they alone say what was measured there.
+      const bool has_runs = !index.run_sources(p.device).empty();
+      if (!p.measured_ms || (has_runs && !index.find(p.device, p.kernel))) {
         if (!options.allow_missing) throw InputError(missing_message(index, sourced, p.kernel, p.device));
         result.skipped.push_back(p.kernel + " on " + p.device);
         continue;

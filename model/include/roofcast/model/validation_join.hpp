@@ -43,9 +43,9 @@ struct JoinResult {
 bool same_device_name(const std::string& a, const std::string& b);
 
 // Predicts every kernel of every profile on every device with the thesis model and pairs
-// each prediction with its measured time: from the runs of that device when one lists the
-// kernel, else from the profile's own measured times (measured_ms_by_device, or measured_ms
-// on its reference device). A run with a different invocation count is rescaled to the
+// each prediction with its measured time: from the runs of that device (a kernel they do
+// not list is missing), or, on a device with no runs, from the profile's own measured
+// times (measured_ms_by_device, or measured_ms on its reference device). A run with a different invocation count is rescaled to the
 // profile's (same mean time per launch). With `reference` (the profiles' reference device),
 // adds the utilization correction. Throws InputError naming the file and kernel at fault.
 JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>& profiles,

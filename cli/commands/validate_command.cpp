@@ -1,0 +1,173 @@
+// `roofcast validate`: the model's predictions against measured kernel times, per device
+// and overall, with and without the utilization correction (docs/validation.md).
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "commands/commands.hpp"
+#include "inputs.hpp"
+#include "output/validation_output.hpp"
+#include "roofcast/data/bundled_data.hpp"
+#include "roofcast/formats/files.hpp"
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/measured_json.hpp"
+#include "roofcast/formats/validation_json.hpp"
+#include "roofcast/model/validation_join.hpp"
+
+namespace roofcast {
+
+namespace {
+
+struct ValidateOptions {
+  std::vector<std::string> profiles;
+  std::vector<std::string> devices;
+  bool all_devices = false;
+  std::vector<std::string> measured;
+  std::string reference_device;
+  bool allow_missing = false;
+  std::string output;
+  std::string markdown;
+  std::string model = "thesis";
+};
+
+// "[DEVICE=]FILE": a measured file, and the device it was measured on when its own "device"
+// field cannot tell (an MPS client reports the whole GPU's name).
+MeasuredRun load_measured_run(const std::string& argument) {
+  std::string path = argument, device_override;
+  const auto equals = argument.find('=');
+  if (equals != std::string::npos && !std::filesystem::exists(argument)) {
+    device_override = argument.substr(0, equals);
+    path = argument.substr(equals + 1);
+  }
+  const MeasuredTimes times = parse_measured_times(read_text_file(path), path);
+  MeasuredRun run;
+  run.source = path;
+  run.device = device_override.empty() ? times.device : device_override;
+  for (const auto& kernel : times.kernels) run.kernels.push_back({kernel.name, kernel.invocations, kernel.measured_ms});
+  return run;
+}
+
+// The reference device's profile, for the utilization correction: --reference-device, else
+// the device the profiles name, among --device or bundled. Null (with a notice) when unknown.
+std::unique_ptr<DeviceProfile> find_reference_device(const ValidateOptions& options, const std::string& name,
+                                                     const std::vector<DeviceProfile>& devices) {
+  if (!options.reference_device.empty()) return std::make_unique<DeviceProfile>(load_device(options.reference_device));
+  if (name.empty()) {
+    std::cerr << "roofcast: note: the profiles name no reference device: accuracy with the utilization "
+                 "correction is left out (give --reference-device)\n";
+    return nullptr;
+  }
+  for (const auto& device : devices) {
+    if (same_device_name(device.name, name)) return std::make_unique<DeviceProfile>(device);
+  }
+  if (auto bundled = find_bundled_device(name)) return std::make_unique<DeviceProfile>(*bundled);
+  std::cerr << fmt::format("roofcast: note: no device profile for the reference device \"{}\": accuracy with the "
+                           "utilization correction is left out (give --reference-device or --device)\n",
+                           name);
+  return nullptr;
+}
+
+std::string quoted_if_needed(const std::string& word) {
+  if (word.find_first_of(" \t'\"$\\") == std::string::npos) return word;
+  std::string out = "'";
+  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The command line that reproduces this report, for its header.
+std::string command_line(const ValidateOptions& o) {
+  std::vector<std::string> words = {"roofcast", "validate"};
+  auto add = [&](const std::string& flag, const std::vector<std::string>& values) {
+    for (const auto& v : values) {
+      words.push_back(flag);
+      words.push_back(quoted_if_needed(v));
+    }
+  };
+  add("--reference-profile", o.profiles);
+  add("--device", o.devices);
+  if (o.all_devices) words.push_back("--all-devices");
+  add("--measured", o.measured);
+  if (!o.reference_device.empty()) add("--reference-device", {o.reference_device});
+  if (o.allow_missing) words.push_back("--allow-missing");
+  if (!o.output.empty()) add("--output", {o.output});
+  if (!o.markdown.empty()) add("--markdown", {o.markdown});
+  return fmt::format("{}", fmt::join(words, " "));
+}
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
+  return text;
+}
+
+void run_validate(const ValidateOptions& options) {
+  if (options.devices.empty() && !options.all_devices)
+    throw InputError("validate: give the devices to validate on with --device (repeatable) or --all-devices");
+
+  std::vector<SourcedProfile> profiles;
+  for (const auto& p : options.profiles) profiles.push_back({p, load_profile(p)});
+  const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
+  std::vector<MeasuredRun> runs;
+  for (const auto& m : options.measured) runs.push_back(load_measured_run(m));
+
+  std::string reference_name;
+  for (const auto& p : profiles) {
+    if (reference_name.empty()) reference_name = p.profile.reference_device;
+  }
+  const auto reference = find_reference_device(options, reference_name, devices);
+  const JoinResult joined = join_predictions_with_measurements(profiles, devices, runs, reference.get(),
+                                                               {.allow_missing = options.allow_missing});
+  if (joined.entries.empty()) throw InputError("validate: no kernel has a measured time on any device given");
+  const ValidationReport report = summarize_validation(options.model, joined.reference_device, joined.entries);
+
+  const ValidationContext context{command_line(options), utc_now(), joined.skipped, joined.notes};
+  if (!options.output.empty()) {
+    nlohmann::json document = to_json(report);
+    document["generated"] = context.generated_utc;
+    document["command"] = context.command;
+    document["skipped"] = context.skipped;
+    document["notes"] = context.notes;
+    write_file_atomically(options.output, document.dump(2) + "\n");
+  }
+  if (!options.markdown.empty()) write_file_atomically(options.markdown, validation_markdown(report, context));
+
+  std::cout << validation_table_text(report);
+  for (const auto& s : joined.skipped) std::cerr << "roofcast: note: not measured, left out: " << s << "\n";
+  for (const auto& n : joined.notes) std::cerr << "roofcast: note: " << n << "\n";
+}
+
+}  // namespace
+
+void add_validate_command(CLI::App& app) {
+  auto options = std::make_shared<ValidateOptions>();
+  CLI::App* command =
+      app.add_subcommand("validate", "Compare predictions with measured kernel times: APE per kernel and device");
+  command->add_option("--reference-profile", options->profiles,
+                      "Kernel profile taken on the reference device: a file or a bundled profile's name (repeatable)")
+      ->required();
+  command->add_option("--device", options->devices,
+                      "Device to validate on: a bundled device's name or a device-profile file (repeatable)");
+  command->add_flag("--all-devices", options->all_devices, "Validate on every bundled device");
+  command->add_option("--measured", options->measured,
+                      "[DEVICE=]FILE: measured times (roofcast profile --timing-only) of one device, named by the "
+                      "file's \"device\" or by DEVICE (repeatable); without it, the profiles' own measured times");
+  command->add_option("--reference-device", options->reference_device,
+                      "Device profile of the reference device, for the utilization correction (default: the "
+                      "--device or bundled device the profiles name)");
+  command->add_flag("--allow-missing", options->allow_missing,
+                    "Leave out (kernel, device) pairs with no measured time instead of failing");
+  command->add_option("--output", options->output, "Write the validation JSON (roofcast-validation) to this file");
+  command->add_option("--markdown", options->markdown, "Write a markdown report to this file");
+  command->add_option("--model", options->model, "Prediction model")->check(CLI::IsMember({"thesis"}));
+  command->callback([options] { run_validate(*options); });
+}
+
+}  // namespace roofcast
