@@ -41,10 +41,10 @@ def main(reference):
                 "shared_ldst_gops": float(row["T_ldst"]),
                 "dram_gbps": float(row["B_mem"]),
             },
-            "hardware": {
+            "device": {
                 "compute_capability": row["compute_capability"],
                 "architecture": row["architecture"],
-                "sms": int(row["sms"]),
+                "sm_count": int(row["sms"]),
                 "cuda_cores": int(row["sps"]),
                 "sm_clock_mhz": float(row["sp_clock_mhz"]),
             },

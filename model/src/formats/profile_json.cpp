@@ -237,6 +237,12 @@ DeviceProfile parse_device_profile(std::string_view json_text, const std::string
   if (device.name.empty()) root.member("name").fail("must not be empty");
   device.throughput = parse_throughput(root.member("throughput"), device.extra_throughput);
   if (root.has("roofline_sweep")) device.roofline_sweep = parse_roofline_sweep(root.member("roofline_sweep"));
+  if (root.has("device") && root.member("device").has("sm_count")) {
+    const Field sm_count = root.member("device").member("sm_count");
+    const double n = sm_count.non_negative();
+    if (n != std::floor(n) || n > 1e6) sm_count.fail("expected a whole number");
+    device.sm_count = static_cast<int>(n);
+  }
   return device;
 }
 
@@ -271,6 +277,7 @@ json to_json(const DeviceProfile& device) {
                        {"time_ms", p.time_ms}, {"gops", p.gops}, {"gbps", p.gbps}});
     result["roofline_sweep"] = sweep;
   }
+  if (device.sm_count > 0) result["device"] = {{"sm_count", device.sm_count}};
   return result;
 }
 

@@ -29,6 +29,7 @@ struct RooflinePoint {
 struct DeviceProfile {
   std::string name;
   DeviceThroughput throughput;
+  int sm_count = 0;  // streaming multiprocessors available to kernels; 0 when unknown
   // Further measured peaks beside the six (fp16, tensor, L2, L1, launch overhead...),
   // keyed as in the device-profile JSON `throughput` object.
   std::map<std::string, double> extra_throughput;

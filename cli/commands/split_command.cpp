@@ -1,0 +1,92 @@
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands/commands.hpp"
+#include "inputs.hpp"
+#include "output/table.hpp"
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/model/thesis_prediction.hpp"
+#include "roofcast/model/work_split.hpp"
+
+namespace roofcast {
+
+namespace {
+
+struct SplitOptions {
+  std::string profile;
+  std::string kernel;
+  std::vector<std::string> devices;
+  bool all_devices = false;
+  long long blocks = 0;
+  std::string format = "table";
+};
+
+nlohmann::json split_json(const WorkSplit& split, const SplitOptions& options) {
+  nlohmann::json devices = nlohmann::json::array();
+  for (const auto& d : split.devices)
+    devices.push_back({{"device", d.device}, {"alone_ms", d.alone_ms}, {"sm_count", d.sm_count},
+                       {"ideal_share", d.ideal_share}, {"blocks", d.blocks}, {"rounded_ms", d.rounded_ms}});
+  return {{"format", "roofcast-split"}, {"version", 1},          {"model", "thesis"},
+          {"profile", options.profile},  {"kernel", options.kernel}, {"total_blocks", split.total_blocks},
+          {"devices", devices},          {"fastest_alone_ms", split.fastest_alone_ms},
+          {"ideal_ms", split.ideal_ms},  {"rounded_ms", split.rounded_ms},
+          {"ideal_gain", split.ideal_gain}, {"warnings", split.warnings}};
+}
+
+void run_split(const SplitOptions& options) {
+  const KernelProfile profile = load_profile(options.profile);
+  const KernelRecord* kernel = nullptr;
+  for (const auto& k : profile.kernels) {
+    if (k.name == options.kernel) kernel = &k;
+  }
+  if (!kernel) throw InputError(fmt::format("--kernel {}: not in {}", options.kernel, options.profile));
+  const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
+  if (devices.size() < 2) throw InputError("--device: give at least two devices to split work across");
+
+  const KernelParameters parameters = kernel_parameters_of(*kernel);
+  std::vector<DeviceTime> times;
+  for (const auto& device : devices)
+    times.push_back({device.name, predict_thesis(parameters, device.throughput).predicted_ms, device.sm_count});
+  const WorkSplit split = split_work(times, options.blocks);
+
+  if (options.format == "json") {
+    std::cout << split_json(split, options).dump(2) << "\n";
+  } else {
+    Table table;
+    table.columns = {{"device", false}, {"alone ms"}, {"SMs"}, {"ideal share %"}, {"blocks"}, {"its part ms"}};
+    for (const auto& d : split.devices)
+      table.add_row({d.device, fmt::format("{:.3f}", d.alone_ms), d.sm_count > 0 ? fmt::format("{}", d.sm_count) : "?",
+                     fmt::format("{:.2f}", 100 * d.ideal_share), fmt::format("{}", d.blocks),
+                     fmt::format("{:.3f}", d.rounded_ms)});
+    std::cout << fmt::format("Kernel {} split into {} blocks\n\n", options.kernel, split.total_blocks)
+              << render_text(table)
+              << fmt::format("\nfastest device alone {:.3f} ms; ideal split {:.3f} ms ({:.1f} % gain); "
+                             "rounded to blocks {:.3f} ms\n",
+                             split.fastest_alone_ms, split.ideal_ms, 100 * split.ideal_gain, split.rounded_ms);
+  }
+  for (const auto& warning : split.warnings) std::cerr << "roofcast: warning: " << warning << "\n";
+}
+
+}  // namespace
+
+void add_split_command(CLI::App& app) {
+  auto options = std::make_shared<SplitOptions>();
+  CLI::App* command =
+      app.add_subcommand("split", "Split a kernel's independent blocks across devices in proportion to their speed");
+  command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")
+      ->required();
+  command->add_option("--kernel", options->kernel, "The kernel whose blocks are split")->required();
+  command->add_option("--device", options->devices,
+                      "Device: a bundled name or a device-profile file (repeatable; default: every bundled device)");
+  command->add_flag("--all-devices", options->all_devices, "Split across every bundled device");
+  command->add_option("--blocks", options->blocks, "Thread blocks of the kernel (its grid size)")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  command->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"table", "json"}));
+  command->callback([options] { run_split(*options); });
+}
+
+}  // namespace roofcast
