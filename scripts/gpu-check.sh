@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # On the GPU machine: build for Hopper, run the GPU tests and the benches, print a short
 # table last. Full logs go under $OUT (or ./gpu-check-out when OUT is unset).
-# Usage: scripts/gpu-check.sh [step...]   steps: build tests (default: all)
+# Usage: scripts/gpu-check.sh [step...]   steps: build tests profiler (default: all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 mkdir -p "$OUT"
 steps=("$@")
-((${#steps[@]})) || steps=(build tests)
+((${#steps[@]})) || steps=(build tests profiler)
 summary=()
 
 step_build() {
@@ -18,6 +18,15 @@ step_build() {
   local status=$?
   summary+=("build|$([[ $status == 0 ]] && echo ok || echo FAILED, see build.log)")
   tail -20 "$OUT/build.log"
+  return $status
+}
+
+# The CUPTI collector against Nsight Compute, end to end (profiler/scripts/gpu-profiler-check.sh).
+step_profiler() {
+  mkdir -p "$OUT/profiler"
+  profiler/scripts/gpu-profiler-check.sh build-gpu "$OUT/profiler" >"$OUT/profiler/check.log" 2>&1
+  local status=$?
+  summary+=("profiler|$([[ $status == 0 ]] && echo ok || echo FAILED, see profiler/check.log)")
   return $status
 }
 

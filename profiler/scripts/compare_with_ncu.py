@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Compares a roofcast kernel profile with Nsight Compute's numbers for the same kernels.
+
+usage: compare_with_ncu.py PROFILE.json NCU.csv [--tolerance 0.01] [--label NAME]
+
+NCU.csv is `ncu --import REPORT --csv --page raw --print-units base` of a run with the same
+metrics. Kernels are matched by mangled name (else by demangled name without spaces); counts
+are summed over each kernel's launches. Instruction counts (metrics with "inst_executed")
+must be equal; every other counter within the tolerance. Prints a table; exits 1 on any
+mismatch, missing kernel or differing launch count."""
+import argparse
+import csv
+import json
+import sys
+
+
+def read_ncu(path):
+    with open(path, newline="") as f:
+        lines = [line for line in f if not line.startswith("==")]
+    rows = list(csv.reader(lines))
+    header = rows[0]
+    data = [r for r in rows[1:] if r and r[0] != ""]  # skip the units row
+    name_col = header.index("Kernel Name")
+    kernels = {}
+    for r in data:
+        k = kernels.setdefault(r[name_col], {"launches": 0, "counters": {}})
+        k["launches"] += 1
+        for i, metric in enumerate(header):
+            if "__" not in metric:
+                continue
+            try:
+                value = float(r[i].replace(",", ""))
+            except ValueError:
+                continue
+            k["counters"][metric] = k["counters"].get(metric, 0.0) + value
+    return kernels
+
+
+def squash(name):
+    return name.replace(" ", "")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("profile")
+    parser.add_argument("ncu_csv")
+    parser.add_argument("--tolerance", type=float, default=0.01)
+    parser.add_argument("--label", default="")
+    args = parser.parse_args()
+
+    profile = json.load(open(args.profile))
+    ncu = read_ncu(args.ncu_csv)
+    ncu_by_squashed = {squash(name): value for name, value in ncu.items()}
+    failures = 0
+    rows = []
+    our_launches = 0
+    for kernel in profile["kernels"]:
+        our_launches += kernel["invocations"]
+        theirs = ncu.get(kernel.get("mangled_name", "")) or ncu.get(kernel["name"]) or ncu_by_squashed.get(squash(kernel["name"]))
+        short = kernel["name"].split("(")[0][-40:]
+        if theirs is None:
+            rows.append((short, "(kernel)", "-", "-", "-", "MISSING in ncu"))
+            failures += 1
+            continue
+        if theirs["launches"] != kernel["invocations"]:
+            rows.append((short, "launches", kernel["invocations"], theirs["launches"], "-", "MISMATCH"))
+            failures += 1
+        for metric, ours in sorted(kernel["counters"].items()):
+            if metric not in theirs["counters"]:
+                continue
+            # Ratios are averages in our profile; ncu's rows are summed above.
+            ref = theirs["counters"][metric]
+            if not metric.endswith(".sum"):
+                ref /= theirs["launches"]
+            exact = "inst_executed" in metric
+            diff = abs(ours - ref)
+            rel = diff / max(abs(ref), abs(ours)) if max(abs(ref), abs(ours)) > 0 else 0.0
+            ok = diff == 0 if exact else rel <= args.tolerance
+            if not ok:
+                failures += 1
+            rows.append((short, metric, f"{ours:.6g}", f"{ref:.6g}", f"{rel * 100:.3f}%", "ok" if ok else ("MISMATCH (exact)" if exact else "MISMATCH")))
+    ncu_launches = sum(k["launches"] for k in ncu.values())
+    print(f"== roofcast vs ncu {args.label}: {args.profile} vs {args.ncu_csv}")
+    widths = [max(len(str(r[i])) for r in rows + [("kernel", "metric", "roofcast", "ncu", "rel diff", "result")]) for i in range(6)]
+    for r in [("kernel", "metric", "roofcast", "ncu", "rel diff", "result")] + rows:
+        print("  ".join(str(v).ljust(w) for v, w in zip(r, widths)))
+    launches_ok = our_launches == ncu_launches
+    print(f"launches: roofcast {our_launches}, ncu {ncu_launches}: {'equal' if launches_ok else 'DIFFERENT'}")
+    if not launches_ok:
+        failures += 1
+    checked = sum(1 for r in rows if r[1] not in ("(kernel)", "launches"))
+    print(f"{checked} counter values compared, {failures} mismatches (tolerance {args.tolerance * 100:g} %, instruction counts exact)")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

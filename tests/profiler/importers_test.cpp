@@ -1,0 +1,103 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "roofcast/formats/files.hpp"
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/profile_json.hpp"
+#include "roofcast/model/kernel_parameters.hpp"
+#include "roofcast/profiler/importers.hpp"
+
+using roofcast::InputError;
+using roofcast::KernelCounters;
+using roofcast::profiler::import_ncu_csv;
+using roofcast::profiler::import_nvprof_csv;
+using roofcast::profiler::split_csv_line;
+
+namespace {
+const std::string kSamples = ROOFCAST_PROFILER_SAMPLES_DIR;
+
+roofcast::KernelProfile reparse(const nlohmann::json& profile) {
+  return roofcast::parse_kernel_profile(profile.dump(), "imported");
+}
+}  // namespace
+
+TEST_CASE("CSV fields honour quotes, embedded commas and doubled quotes") {
+  CHECK(split_csv_line(R"("a, b",c,"say ""hi""",)") == std::vector<std::string>{"a, b", "c", "say \"hi\"", ""});
+  CHECK(split_csv_line("1,2\r") == std::vector<std::string>{"1", "2"});
+}
+
+TEST_CASE("nvprof CSV: the thesis' red/black SOR counters come back as totals over 4 invocations") {
+  const std::string path = kSamples + "/nvprof-redblack.csv";
+  const auto profile = reparse(import_nvprof_csv(roofcast::read_text_file(path), path, ""));
+  CHECK(profile.reference_device == "GeForce GTX 480");
+  REQUIRE(profile.kernels.size() == 2);
+  const auto& sor = profile.kernels[0];
+  CHECK(sor.name == "sor_red(double*, double const *, int, double)");
+  CHECK(sor.invocations == 4);
+  const auto& c = std::get<KernelCounters>(sor.description);
+  // thesis Table 4.4 x 4 (shared/reference/thesis-redblack.csv)
+  CHECK(c.thesis.flop_count_dp_fma == 4.0 * 33554432);
+  CHECK(c.thesis.inst_compute_ld_st == 4.0 * 303079424);
+  CHECK(c.thesis.inst_executed == 4.0 * 56100732);
+  CHECK(c.thesis.inst_fp_64 == 4.0 * 218107904);
+  CHECK(c.thesis.inst_integer == 4.0 * 736891392);
+  CHECK(c.thesis.dram_read_transactions == 4.0 * 17660604);
+  CHECK(c.thesis.dram_write_transactions == 4.0 * 8392704);
+  // Ratios stay averages; occupancy moves to its CUDA 13 name, in percent; rates with units are left out.
+  CHECK(c.extra.at("sm__warps_active.avg.pct_of_peak_sustained_active") == Approx(81.3652));
+  CHECK_FALSE(c.extra.contains("dram_read_throughput"));
+  CHECK_FALSE(c.extra.contains("gld_efficiency"));
+  // The kernel parameters are the thesis' (Table 4.5: fp64, E_mix = (M_fp64 + M_fma64) / (2 M_fp64)).
+  const auto p = roofcast::kernel_parameters_of(sor);
+  CHECK(p.E_mix == Approx((218107904.0 + 33554432.0) / (2 * 218107904.0)));
+  const auto& boundary = std::get<KernelCounters>(profile.kernels[1].description);
+  CHECK(boundary.thesis.dram_read_transactions == 2 * 1040.0);
+}
+
+TEST_CASE("nvprof CSV: bad input is named by file and line") {
+  CHECK_THROWS_WITH(import_nvprof_csv("hello\n", "x.csv", ""), Catch::Contains("x.csv") && Catch::Contains("nvprof"));
+  const std::string header = "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\",\"Min\",\"Max\",\"Avg\"\n";
+  CHECK_THROWS_WITH(import_nvprof_csv(header + "\"D (0)\",\"k\",x,\"inst_executed\",\"\",1,1,1\n", "x.csv", ""),
+                    Catch::Contains("x.csv:2") && Catch::Contains("Invocations"));
+  CHECK_THROWS_WITH(import_nvprof_csv(header + "\"D (0)\",\"k\",1,\"inst_executed\"\n", "x.csv", ""),
+                    Catch::Contains("x.csv:2") && Catch::Contains("fields"));
+  // A profile missing thesis counters is rejected when read back, naming the counter.
+  const auto partial = import_nvprof_csv(header + "\"D (0)\",\"k\",1,\"inst_executed\",\"\",1,1,1\n", "x.csv", "");
+  CHECK_THROWS_WITH(reparse(partial), Catch::Contains("flop_count_sp_fma"));
+}
+
+TEST_CASE("ncu raw CSV: launches are summed per kernel, units converted, durations totalled") {
+  const std::string csv =
+      "==PROF== Connected to process 1\n"
+      "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+      "\"Grid Size\",\"Device\",\"CC\",\"dram__sectors_read.sum\",\"dram__sectors_write.sum\",\"gpu__time_duration.sum\","
+      "\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"smsp__inst_executed.sum\","
+      "\"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum\",\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\","
+      "\"smsp__sass_thread_inst_executed_op_fp32_pred_on.sum\",\"smsp__sass_thread_inst_executed_op_fp64_pred_on.sum\","
+      "\"smsp__sass_thread_inst_executed_op_integer_pred_on.sum\",\"smsp__sass_thread_inst_executed_op_memory_pred_on.sum\","
+      "\"lts__t_bytes.sum\"\n"
+      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"sector\",\"sector\",\"usecond\",\"%\",\"inst\",\"inst\","
+      "\"inst\",\"inst\",\"inst\",\"inst\",\"inst\",\"Kbyte\"\n"
+      "\"0\",\"1\",\"app\",\"h\",\"_Z4axpyPfS_f\",\"1\",\"7\",\"(256, 1, 1)\",\"(64, 1, 1)\",\"0\",\"9.0\",\"1,000\",\"500\","
+      "\"12.5\",\"50\",\"2000\",\"0\",\"16384\",\"16384\",\"0\",\"100\",\"32768\",\"2\"\n"
+      "\"1\",\"1\",\"app\",\"h\",\"_Z4axpyPfS_f\",\"1\",\"7\",\"(256, 1, 1)\",\"(64, 1, 1)\",\"0\",\"9.0\",\"1000\",\"700\","
+      "\"7.5\",\"70\",\"2000\",\"0\",\"16384\",\"16384\",\"0\",\"100\",\"32768\",\"3\"\n";
+  const auto json = import_ncu_csv(csv, "run.csv", "NVIDIA H100 80GB HBM3");
+  const auto profile = reparse(json);
+  CHECK(profile.reference_device == "NVIDIA H100 80GB HBM3");
+  REQUIRE(profile.kernels.size() == 1);
+  const auto& k = profile.kernels[0];
+  CHECK(k.name == "_Z4axpyPfS_f");
+  CHECK(k.invocations == 2);
+  CHECK(*k.measured_ms == Approx(0.020));
+  const auto& c = std::get<KernelCounters>(k.description);
+  CHECK(c.thesis.dram_read_transactions == 2000);
+  CHECK(c.thesis.dram_write_transactions == 1200);
+  CHECK(c.thesis.inst_executed == 4000);
+  CHECK(c.thesis.flop_count_sp_fma == 32768);
+  CHECK(c.extra.at("sm__warps_active.avg.pct_of_peak_sustained_active") == 60);  // mean, not sum
+  CHECK(c.extra.at("lts__t_bytes.sum") == 5000);                               // Kbyte -> byte
+  CHECK_FALSE(c.extra.contains("gpu__time_duration.sum"));
+  CHECK_THROWS_WITH(import_ncu_csv("a,b\n1,2\n", "bad.csv", ""), Catch::Contains("bad.csv") && Catch::Contains("ncu"));
+}

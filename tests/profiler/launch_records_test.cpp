@@ -1,0 +1,150 @@
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/profile_json.hpp"
+#include "roofcast/profiler/kernel_summary.hpp"
+#include "roofcast/profiler/launch_filter.hpp"
+#include "roofcast/profiler/launch_records.hpp"
+#include "roofcast/profiler/metric_set.hpp"
+
+using namespace roofcast::profiler;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh_folder(const std::string& name) {
+  const auto folder = fs::temp_directory_path() / ("roofcast-records-" + std::to_string(getpid()) + "-" + name);
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  return folder;
+}
+
+void write_lines(const fs::path& path, const std::vector<std::string>& lines) {
+  std::ofstream out(path);
+  for (const auto& line : lines) out << line << "\n";
+}
+
+std::string launch(int index, const char* name, int grid, double duration_ns) {
+  nlohmann::json line = {{"type", "launch"}, {"index", index}, {"name", name}, {"demangled", std::string(name) + "(float*)"},
+                         {"device", 0}, {"grid", {grid, 1, 1}}, {"block", {256, 1, 1}}, {"dynamic_shared_bytes", 0},
+                         {"duration_ns", duration_ns}, {"registers", 32}, {"static_shared_bytes", 2048}};
+  return line.dump();
+}
+
+std::string counted(int index, const char* name, int grid, double fma, double occupancy) {
+  nlohmann::json metrics;
+  for (const auto& metric : metric_names(MetricSetName::thesis)) metrics[metric] = fma;
+  metrics["sm__warps_active.avg.pct_of_peak_sustained_active"] = occupancy;
+  nlohmann::json line = {{"type", "launch"}, {"index", index}, {"name", name}, {"demangled", std::string(name) + "(float*)"},
+                         {"device", 0}, {"grid", {grid, 1, 1}}, {"block", {256, 1, 1}}, {"dynamic_shared_bytes", 0},
+                         {"metrics", metrics}};
+  return line.dump();
+}
+
+}  // namespace
+
+TEST_CASE("launch filter: regex, skip and count apply to matching launches in order") {
+  LaunchFilter filter({"axpy", 1, 2, std::nullopt});
+  CHECK_FALSE(filter.admit("axpy(float*)", 0));  // skipped
+  CHECK_FALSE(filter.admit("gemm(float*)", 0));  // does not match
+  CHECK(filter.admit("axpy(float*)", 0) == 0u);
+  CHECK(filter.admit("axpy(float*)", 1) == 1u);
+  CHECK_FALSE(filter.admit("axpy(float*)", 0));  // count reached
+  LaunchFilter on_device({"", 0, std::nullopt, 1});
+  CHECK_FALSE(on_device.admit("k", 0));
+  CHECK(on_device.admit("k", 1) == 0u);
+}
+
+TEST_CASE("two runs are joined by process, kernel, shape and order, and aggregated per kernel") {
+  const auto folder = fresh_folder("join");
+  fs::create_directories(folder / "t");
+  fs::create_directories(folder / "c");
+  // The application (started first) and a child process, in each run.
+  write_lines(folder / "t/roofcast-timing-100.jsonl",
+              {R"({"type":"process","pid":100,"start_ns":1000,"mode":"timing"})",
+               R"({"type":"device","index":0,"name":"NVIDIA H100 80GB HBM3","chip":"GH100"})",
+               launch(0, "_Z4axpyPf", 64, 1e6), launch(1, "_Z4gemmPf", 8, 4e6), launch(2, "_Z4axpyPf", 128, 3e6),
+               launch(3, "_Z4axpyPf", 64, 2e6), R"({"type":"end","launches":4})"});
+  write_lines(folder / "t/roofcast-timing-200.jsonl",
+              {R"({"type":"process","pid":200,"start_ns":2000,"mode":"timing"})", launch(0, "_Z4axpyPf", 64, 5e6),
+               R"({"type":"end","launches":1})"});
+  write_lines(folder / "c/roofcast-counters-300.jsonl",
+              {R"({"type":"process","pid":300,"start_ns":3000,"mode":"counters"})",
+               R"({"type":"config","device":0,"chip":"GH100","passes":2,"metrics":[]})",
+               counted(0, "_Z4axpyPf", 64, 10, 40), counted(1, "_Z4gemmPf", 8, 1000, 90),
+               counted(2, "_Z4axpyPf", 128, 20, 50), counted(3, "_Z4axpyPf", 64, 30, 60), R"({"type":"end","launches":4})"});
+  // The child's file is cut mid-line (killed): what is complete still counts.
+  write_lines(folder / "c/roofcast-counters-400.jsonl",
+              {R"({"type":"process","pid":400,"start_ns":4000,"mode":"counters"})", counted(0, "_Z4axpyPf", 64, 7, 70),
+               R"({"type":"launch","index":1,"na)"});
+
+  const RunRecords timing = read_run_records(folder / "t", "timing");
+  const RunRecords counters = read_run_records(folder / "c", "counters");
+  CHECK(timing.processes == 2);
+  CHECK(counters.incomplete_processes == 1);
+  CHECK(counters.passes == 2u);
+  CHECK(timing.devices.at(0).name == "NVIDIA H100 80GB HBM3");
+  const JoinedRuns joined = join_runs(timing, counters);
+  CHECK(joined.timing_only == 0);
+  CHECK(joined.counters_only == 0);
+  REQUIRE(joined.launches.size() == 5);
+
+  const auto kernels = summarize_kernels(joined.launches);
+  REQUIRE(kernels.size() == 2);
+  const KernelSummary& axpy = kernels[0];
+  CHECK(axpy.name == "_Z4axpyPf(float*)");
+  CHECK(axpy.invocations == 4);
+  CHECK(axpy.total_ms == Approx(11.0));
+  CHECK(axpy.min_ms == Approx(1.0));
+  CHECK(axpy.median_ms == Approx(2.5));
+  CHECK(axpy.max_ms == Approx(5.0));
+  CHECK(axpy.counters.at("smsp__inst_executed.sum") == 10 + 20 + 30 + 7);                       // sums
+  CHECK(axpy.counters.at("sm__warps_active.avg.pct_of_peak_sustained_active") == Approx(55.0));  // mean
+  REQUIRE(axpy.shapes.size() == 2);
+  CHECK(axpy.shapes[0].invocations == 3);
+  CHECK(axpy.shapes[1].grid[0] == 128);
+
+  ProfileProvenance provenance{"NVIDIA H100 80GB HBM3", "GH100", "app", "2026-11-22T00:00:00Z", "thesis", 2, {}};
+  const auto json = kernel_profile_json(kernels, provenance, true);
+  const auto profile = roofcast::parse_kernel_profile(json.dump(), "out.json");
+  CHECK(profile.reference_device == "NVIDIA H100 80GB HBM3");
+  CHECK(*profile.kernels[1].measured_ms == Approx(4.0));
+  CHECK(std::get<roofcast::KernelCounters>(profile.kernels[1].description).thesis.flop_count_sp_fma == 1000);
+  CHECK(json["kernels"][0]["launches"].size() == 4);
+
+  const auto times = measured_times(kernels, "NVIDIA H100 80GB HBM3");
+  CHECK(times.kernels[0].measured_ms == Approx(11.0));
+  fs::remove_all(folder);
+}
+
+TEST_CASE("launches whose counterpart is missing are not joined") {
+  RunRecords timing, counters;
+  LaunchRecord a;
+  a.name = "k";
+  a.grid = {1, 1, 1};
+  a.block = {32, 1, 1};
+  timing.launches = {a, a};
+  timing.launches[1].index = 1;
+  LaunchRecord other = a;
+  other.grid = {2, 1, 1};
+  counters.launches = {a, other};
+  counters.launches[1].index = 1;
+  const JoinedRuns joined = join_runs(timing, counters);
+  CHECK(joined.launches.size() == 1);
+  CHECK(joined.timing_only == 1);
+  CHECK(joined.counters_only == 1);
+}
+
+TEST_CASE("a malformed record in the middle of a file is an error naming file and line") {
+  const auto folder = fresh_folder("bad");
+  write_lines(folder / "roofcast-timing-1.jsonl", {R"({"type":"process","pid":1})", "{not json", launch(0, "k", 1, 1)});
+  CHECK_THROWS_WITH(read_run_records(folder, "timing"), Catch::Contains("roofcast-timing-1.jsonl:2"));
+  fs::remove_all(folder);
+}

@@ -1,0 +1,94 @@
+// `roofcast profile` end to end on a GPU, on profiler/test-app (kernels with known
+// instruction counts). Skips (exit 77) where there is no GPU.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "roofcast/formats/files.hpp"
+#include "roofcast/formats/measured_json.hpp"
+#include "roofcast/formats/profile_json.hpp"
+#include "run_command.hpp"
+
+using roofcast::testing::run_roofcast;
+
+namespace {
+
+const std::string kApp = std::string(ROOFCAST_BINARY_DIR) + "/roofcast-profiler-test-app";
+
+std::string output_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("roofcast-gpu-test-" + std::to_string(getpid()) + "-" + name)).string();
+}
+
+std::map<std::string, nlohmann::json> kernels_by_short_name(const nlohmann::json& profile) {
+  std::map<std::string, nlohmann::json> kernels;
+  for (const auto& kernel : profile["kernels"]) {
+    const std::string name = kernel["name"];
+    kernels[name.substr(0, name.find('('))] = kernel;
+  }
+  return kernels;
+}
+
+}  // namespace
+
+TEST_CASE("roofcast profile collects exact instruction counts of the test program") {
+  const std::string out = output_path("profile.json");
+  const auto result = run_roofcast({"profile", "--per-launch", "-o", out, "--", kApp, "--small"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find("kernels done (results ok)") != std::string::npos);  // app output passes through
+  const std::string text = roofcast::read_text_file(out);
+  roofcast::parse_kernel_profile(text, out);
+  const auto profile = nlohmann::json::parse(text);
+  CHECK(profile["collector"]["replay_passes"] == 4);
+  auto kernels = kernels_by_short_name(profile);
+
+  const double threads = 264.0 * 256;  // --small: 264 blocks of 256
+  const auto& fp32 = kernels.at("fp32_fma_kernel");
+  CHECK(fp32["invocations"] == 3);
+  // 64 iterations x 4 dependent FMAs per thread, plus at most a few outside the loop.
+  const double ffma = fp32["counters"]["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"];
+  CHECK(ffma >= 3 * threads * 256);
+  CHECK(ffma <= 3 * threads * 260);
+  CHECK(fp32["counters"]["smsp__sass_thread_inst_executed_op_dfma_pred_on.sum"] == 0);
+
+  const auto& fp64 = kernels.at("fp64_fma_kernel");
+  const double dfma = fp64["counters"]["smsp__sass_thread_inst_executed_op_dfma_pred_on.sum"];
+  CHECK(dfma >= 3 * threads * 32);
+  CHECK(dfma <= 3 * threads * 34);
+
+  // Grid-stride triad over 2^22 floats: two 32-bit global loads and one store per element.
+  const auto& triad = kernels.at("stream_triad_kernel");
+  CHECK(triad["invocations"] == 4);
+  CHECK(triad["launch_shapes"].size() == 2);
+  const double elements = 4.0 * (1 << 22);
+  CHECK(triad["counters"]["smsp__inst_executed_op_global_ld.sum"] == 2 * elements / 32);
+  CHECK(triad["counters"]["smsp__inst_executed_op_global_st.sum"] == elements / 32);
+  CHECK(triad["launches"].size() == 4);
+  for (const auto& launch : triad["launches"]) CHECK(launch["duration_ms"] > 0);
+
+  const auto& shared = kernels.at("shared_swap_kernel");
+  CHECK(shared["counters"]["smsp__inst_executed_op_shared_ld.sum"] > 0);
+  CHECK(shared["counters"]["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] == 0);
+  CHECK(kernels.at("int_mad_kernel")["counters"]["smsp__sass_thread_inst_executed_op_integer_pred_on.sum"] >
+        3 * threads * 64 * 3);
+  std::filesystem::remove(out);
+}
+
+TEST_CASE("timing only writes a measured-time file; exit status and filters pass through") {
+  const std::string out = output_path("measured.json");
+  const auto timed = run_roofcast({"profile", "--timing-only", "-k", "fp64", "-o", out, "--", kApp, "--small", "--exit", "3"});
+  INFO(timed.err);
+  CHECK(timed.exit_code == 3);
+  const auto times = roofcast::parse_measured_times(roofcast::read_text_file(out), out);
+  REQUIRE(times.kernels.size() == 1);
+  CHECK(times.kernels[0].invocations == 3);
+  CHECK(times.kernels[0].measured_ms > 0);
+  CHECK(times.device.find("NVIDIA") != std::string::npos);
+  std::filesystem::remove(out);
+}

@@ -1,0 +1,16 @@
+# The collector's tests (included from tests/CMakeLists.txt).
+roofcast_add_test(profiler_tests
+  SOURCES profiler/importers_test.cpp profiler/launch_records_test.cpp formats/measured_json_test.cpp
+  LIBRARIES roofcast::profiler)
+target_compile_definitions(profiler_tests PRIVATE ROOFCAST_PROFILER_SAMPLES_DIR="${PROJECT_SOURCE_DIR}/profiler/samples")
+
+if(TARGET roofcast_cupti_host)
+  # Offline: the Profiler Host API answers for chip GH100 without a GPU.
+  roofcast_add_test(profiler_cupti_host_tests
+    SOURCES profiler/metric_set_gh100_test.cpp
+    LIBRARIES roofcast_cupti_host roofcast::profiler roofcast::model)
+  roofcast_add_gpu_test(profiler_gpu_tests
+    SOURCES profiler/profile_gpu_test.cpp support/run_command.cpp
+    LIBRARIES roofcast::formats nlohmann_json::nlohmann_json)
+  add_dependencies(profiler_gpu_tests roofcast roofcast_injection roofcast-profiler-test-app)
+endif()
