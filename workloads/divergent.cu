@@ -1,6 +1,7 @@
 // A divergent kernel: each thread takes one of four paths at random (8, 16, 32 or 64
 // dependent single-precision FMAs), so every warp runs all four paths one after another
 // with most of its lanes idle.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -56,13 +57,16 @@ int main(int argc, char** argv) {
   launch();
   ROOFCAST_CHECK_LAUNCH();
   const std::vector<float> out = out_d.download();
-  size_t wrong = 0;
-  for (size_t i = 0; i < n; ++i) {
+  const auto checked = elements_to_check(n, size_t{1} << 20);
+  // Every element is checked for having been written (the poison is NaN), a sample against the host.
+  size_t wrong = static_cast<size_t>(std::count_if(out.begin(), out.end(), [](float v) { return std::isnan(v); }));
+  for (const size_t i : checked) {
     const float want = divergent_path(in[i], selector[i]);
     wrong += !(std::abs(out[i] - want) <= 1e-6f * std::max(1.0f, std::abs(want)));
   }
   const bool ok = report_check("divergent_branches", wrong == 0,
-                               std::to_string(wrong) + " of " + std::to_string(n) + " elements differ from host");
+                               std::to_string(wrong) + " of " + std::to_string(checked.size()) +
+                                   " checked elements differ from host");
 
   time_kernel("divergent_branches", options, launch);
   return ok ? 0 : 1;

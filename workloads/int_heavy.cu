@@ -49,10 +49,12 @@ int main(int argc, char** argv) {
   launch();
   ROOFCAST_CHECK_LAUNCH();
   const std::vector<std::uint32_t> out = out_d.download();
+  const auto checked = elements_to_check(n, size_t{1} << 20);
   size_t wrong = 0;
-  for (size_t i = 0; i < n; ++i) wrong += out[i] != hash_rounds(in[i], key);
+  for (const size_t i : checked) wrong += out[i] != hash_rounds(in[i], key);
   const bool ok = report_check("int_hash", wrong == 0,
-                               std::to_string(wrong) + " of " + std::to_string(n) + " elements differ from host");
+                               std::to_string(wrong) + " of " + std::to_string(checked.size()) +
+                                   " checked elements differ from host");
 
   time_kernel("int_hash", options, launch);
   return ok ? 0 : 1;

@@ -16,6 +16,7 @@
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/measured_json.hpp"
+#include "roofcast/formats/profile_json.hpp"
 #include "roofcast/formats/validation_json.hpp"
 #include "roofcast/model/validation_join.hpp"
 
@@ -35,8 +36,27 @@ struct ValidateOptions {
   std::string model = "thesis";
 };
 
-// "[DEVICE=]FILE": a measured file, and the device it was measured on when its own "device"
-// field cannot tell (an MPS client reports the whole GPU's name).
+// A kernel profile's measured times on its own reference device, as a run of that device:
+// a profile taken on one GPU is then the measurement that validates predictions for it.
+MeasuredRun run_of_profile(const std::string& text, const std::string& path) {
+  const KernelProfile profile = parse_kernel_profile(text, path);
+  if (profile.reference_device.empty())
+    throw InputError(fmt::format("{}: reference_device: missing, needed to use this profile as --measured", path));
+  MeasuredRun run;
+  run.source = path;
+  run.device = profile.reference_device;
+  for (const auto& kernel : profile.kernels) {
+    if (!kernel.measured_ms)
+      throw InputError(fmt::format("{}: kernel \"{}\": no measured_ms, needed to use this profile as --measured",
+                                   path, kernel.name));
+    run.kernels.push_back({kernel.name, kernel.invocations, *kernel.measured_ms});
+  }
+  return run;
+}
+
+// "[DEVICE=]FILE": a measured-time file (or a kernel profile, for its measured times), and
+// the device it was measured on when the file cannot tell (an MPS client reports the whole
+// GPU's name).
 MeasuredRun load_measured_run(const std::string& argument) {
   std::string path = argument, device_override;
   const auto equals = argument.find('=');
@@ -44,11 +64,17 @@ MeasuredRun load_measured_run(const std::string& argument) {
     device_override = argument.substr(0, equals);
     path = argument.substr(equals + 1);
   }
-  const MeasuredTimes times = parse_measured_times(read_text_file(path), path);
+  const std::string text = read_text_file(path);
   MeasuredRun run;
-  run.source = path;
-  run.device = device_override.empty() ? times.device : device_override;
-  for (const auto& kernel : times.kernels) run.kernels.push_back({kernel.name, kernel.invocations, kernel.measured_ms});
+  if (text.find("\"roofcast-profile\"") != std::string::npos) {
+    run = run_of_profile(text, path);
+  } else {
+    const MeasuredTimes times = parse_measured_times(text, path);
+    run.source = path;
+    run.device = times.device;
+    for (const auto& k : times.kernels) run.kernels.push_back({k.name, k.invocations, k.measured_ms});
+  }
+  if (!device_override.empty()) run.device = device_override;
   return run;
 }
 
@@ -157,8 +183,9 @@ void add_validate_command(CLI::App& app) {
                       "Device to validate on: a bundled device's name or a device-profile file (repeatable)");
   command->add_flag("--all-devices", options->all_devices, "Validate on every bundled device");
   command->add_option("--measured", options->measured,
-                      "[DEVICE=]FILE: measured times (roofcast profile --timing-only) of one device, named by the "
-                      "file's \"device\" or by DEVICE (repeatable); without it, the profiles' own measured times");
+                      "[DEVICE=]FILE: measured times of one device (roofcast profile --timing-only, or a kernel "
+                      "profile taken there), named by the file or by DEVICE (repeatable); without it, the "
+                      "profiles' own measured times");
   command->add_option("--reference-device", options->reference_device,
                       "Device profile of the reference device, for the utilization correction (default: the "
                       "--device or bundled device the profiles name)");

@@ -112,6 +112,26 @@ TEST_CASE("validate joins measured-time files by device, rescaling other invocat
   CHECK(json["summary"]["overall"]["median_ape"].get<double>() == Approx(0.225));  // (0.2 + 0.25) / 2
 }
 
+TEST_CASE("a kernel profile taken on another GPU serves as that GPU's measured times") {
+  const auto profile = temporary_file("profile.json", kProfile);
+  const auto device_a = temporary_file("a.json", device_json("A", 100));
+  const auto device_b = temporary_file("b.json", device_json("B", 200));
+  std::string taken_on_b = kProfile;
+  taken_on_b.replace(taken_on_b.find("\"A\""), 3, "\"B\"");
+  taken_on_b.replace(taken_on_b.find("12.5"), 4, "4.0");
+  const auto on_b = temporary_file("profile-b.json", taken_on_b);
+  const auto out = std::filesystem::path(profile).parent_path() / "out.json";
+  const auto result = run_roofcast({"validate", "--reference-profile", profile, "--device", device_a, "--device",
+                                    device_b, "--measured", on_b, "--output", out.string()});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto json = read_json(out.string());
+  REQUIRE(json["entries"].size() == 2);
+  CHECK(json["entries"][0]["measured_ms"].get<double>() == Approx(12.5));  // A: the profile's own time
+  CHECK(json["entries"][1]["measured_ms"].get<double>() == Approx(4.0));   // B: from the other profile
+  CHECK(json["entries"][1]["error"].get<double>() == Approx(0.25));
+}
+
 TEST_CASE("validate reports each bad input on one line") {
   const auto profile = temporary_file("profile.json", kProfile);
   const auto device_a = temporary_file("a.json", device_json("A", 100));

@@ -157,3 +157,12 @@ TEST_CASE("device names match up to case, spaces, dashes and underscores") {
   CHECK(same_device_name("GTX-1060 6GB", "gtx_1060_6gb"));
   CHECK_FALSE(same_device_name("NVIDIA H200", "NVIDIA H100"));
 }
+
+TEST_CASE("a profile's own time on its reference device counts under any spelling of the device's name") {
+  const std::vector<DeviceProfile> devices = {device("NVIDIA H200", 100)};
+  const auto result = join_predictions_with_measurements(
+      {profile("p.json", {memory_kernel("k", 12.5)}, "nvidia-h200")}, devices, {}, &devices[0]);
+  REQUIRE(result.entries.size() == 1);
+  CHECK(result.entries[0].measured_ms == Approx(12.5));
+  CHECK(*result.entries[0].E_util == Approx(1.25));
+}

@@ -125,6 +125,17 @@ void fill_bits(std::vector<std::uint32_t>& values, std::uint64_t seed) {
   for (auto& v : values) v = static_cast<std::uint32_t>(splitmix64(seed) >> 32);
 }
 
+std::vector<size_t> elements_to_check(size_t n, size_t limit) {
+  std::vector<size_t> picks;
+  if (n <= limit) {
+    for (size_t i = 0; i < n; ++i) picks.push_back(i);
+    return picks;
+  }
+  std::uint64_t state = fresh_seed();
+  for (size_t s = 0; s < limit; ++s) picks.push_back(splitmix64(state) % n);
+  return picks;
+}
+
 std::string scientific(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2e", value);

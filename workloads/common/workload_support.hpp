@@ -82,6 +82,10 @@ class DeviceBuffer {
 // anywhere counts as infinitely wrong.
 double max_relative_error(const std::vector<double>& got, const std::vector<double>& want, double floor = 1e-30);
 
+// The elements a check looks at: all of 0..n-1 when n <= limit, else `limit` random ones
+// (host references of the full sizes would take longer than the kernels' runs).
+std::vector<size_t> elements_to_check(size_t n, size_t limit);
+
 // A number for check lines, e.g. "3.1e-15".
 std::string scientific(double value);
 

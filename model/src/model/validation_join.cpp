@@ -151,6 +151,10 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
       profiled_kernels.insert(kernel.name);
       for (const auto& device : devices) {
         const auto measured = index.find(device.name, kernel.name);
+        // The profile's own time on its reference device, whatever spelling the device has.
+        if (!measured && kernel.measured_ms && !kernel.measured_ms_by_device.contains(device.name) &&
+            same_device_name(device.name, profile.reference_device))
+          kernel.measured_ms_by_device[device.name] = *kernel.measured_ms;
         if (!measured) continue;
         double ms = measured->kernel->measured_ms;
         if (measured->kernel->invocations != kernel.invocations) {
