@@ -1,0 +1,152 @@
+// `roofcast report`: one self-contained HTML page with the predictions, the warnings and
+// the charts of a profile on some devices.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include "commands/commands.hpp"
+#include "inputs.hpp"
+#include "roofcast/formats/files.hpp"
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/model/profile_prediction.hpp"
+#include "roofcast/plots/accuracy_chart.hpp"
+#include "roofcast/plots/html_report.hpp"
+#include "roofcast/plots/quadrant_chart.hpp"
+#include "roofcast/plots/render_chart.hpp"
+#include "roofcast/plots/report_warnings.hpp"
+#include "roofcast/plots/roofline_chart.hpp"
+#include "roofcast/plots/validation_entries.hpp"
+
+namespace roofcast {
+
+namespace {
+
+struct ReportOptions {
+  std::string profile;
+  std::vector<std::string> devices;
+  std::string output;
+  int quadrant_kernels = 3;
+};
+
+// The kernels that take the most predicted time over all devices, most first.
+std::vector<const KernelRecord*> heaviest_kernels(const KernelProfile& profile, const ProfilePrediction& prediction,
+                                                  size_t count) {
+  std::vector<std::pair<double, const KernelRecord*>> totals;
+  for (const auto& kernel : profile.kernels) {
+    double total = 0;
+    for (const auto& p : prediction.kernels)
+      if (p.kernel == kernel.name) total += p.thesis.predicted_ms;
+    totals.emplace_back(total, &kernel);
+  }
+  std::stable_sort(totals.begin(), totals.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<const KernelRecord*> result;
+  for (size_t i = 0; i < totals.size() && i < count; ++i) result.push_back(totals[i].second);
+  return result;
+}
+
+// Draws `chart` into `folder` as SVG and returns it for the page; when gnuplot is missing,
+// the chart's data and script are still written and `missing` keeps the message.
+ReportChart draw_for_report(const GnuplotChart& chart, const std::filesystem::path& folder, std::string title,
+                            std::string caption, std::optional<GnuplotMissing>& missing) {
+  ReportChart result{std::move(title), std::move(caption), "", "", ""};
+  result.source_files = fmt::format("cd {} && gnuplot {}", folder.string(), chart.script_file_name);
+  try {
+    const ChartFiles files = render_chart(chart, folder);
+    result.svg = read_text_file(files.chart);
+  } catch (const GnuplotMissing& error) {
+    if (!missing) missing = error;
+    result.missing_note = "Not drawn: gnuplot is not installed (Debian package gnuplot-nox). Its data and script are "
+                          "in " + folder.string() + ".";
+  }
+  return result;
+}
+
+void run_report(const ReportOptions& options) {
+  const KernelProfile profile = load_profile(options.profile);
+  const std::vector<DeviceProfile> devices = load_devices(options.devices, false);
+  const DeviceProfile* reference = nullptr;
+  for (const auto& device : devices)
+    if (device.name == profile.reference_device) reference = &device;
+  const ProfilePrediction prediction = predict_profile(profile, devices, reference);
+
+  const std::filesystem::path folder(options.output);
+  const std::filesystem::path charts_folder = folder / "charts";
+  const std::string profile_label = std::filesystem::path(options.profile).stem().string();
+  std::optional<GnuplotMissing> missing;
+
+  ReportContent content;
+  content.profile_label = profile_label;
+  content.profile = &profile;
+  content.prediction = &prediction;
+  for (const auto& device : devices) content.device_names.push_back(device.name);
+  content.warnings = report_warnings(profile, prediction);
+  content.generated_by = fmt::format("roofcast, {:%Y-%m-%d %H:%M} UTC",
+                                     fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+
+  for (const auto& device : devices) {
+    const std::string name = fmt::format("roofline-{}.svg", file_name_part(device.name));
+    content.charts.push_back(draw_for_report(
+        roofline_chart(device, &profile, profile_label, *chart_target_for(name)), charts_folder,
+        fmt::format("Roofline of {}", device.name),
+        fmt::format("Each kernel at its operational intensity O_krn and the throughput the model predicts it "
+                    "attains on {} (T'_op when compute bound, O_krn x B_mem when memory bound); hollow markers: "
+                    "measured, where known. Marker size: share of the profile's predicted time.",
+                    device.name),
+        missing));
+  }
+  for (const KernelRecord* kernel :
+       heaviest_kernels(profile, prediction, static_cast<size_t>(std::max(0, options.quadrant_kernels)))) {
+    const std::string name = fmt::format("quadrant-{}.svg", file_name_part(kernel->name));
+    content.charts.push_back(draw_for_report(
+        quadrant_chart(*kernel, devices, *chart_target_for(name)), charts_folder,
+        fmt::format("Quadrant split of {}", kernel->name),
+        "Each device at its measured (B_mem, T_op); hollow: after the E_mix x E_instr adjustment; arrow: to the "
+        "kernel's line, a vertical drop when memory bound, a horizontal move when compute bound. The diamond's height "
+        "is the predicted throughput.",
+        missing));
+  }
+  const std::vector<ValidationEntry> entries = validation_entries_from(prediction);
+  if (!entries.empty())
+    content.charts.push_back(draw_for_report(
+        accuracy_chart(entries, fmt::format("measured times stored in profile {}", profile_label),
+                       *chart_target_for("accuracy.svg")),
+        charts_folder, "Prediction accuracy",
+        "Predicted against measured time (the band: within 25 %), and the share of predictions within each error. "
+        "Measured times come from the profile (measured_ms, measured_ms_by_device).",
+        missing));
+
+  const std::filesystem::path page = folder / "index.html";
+  write_file_atomically(page, html_report(content));
+  std::cout << fmt::format("wrote {} ({} kernels on {} devices, {} warnings, {} charts; chart data and gnuplot scripts "
+                           "in {})\n",
+                           page.string(), profile.kernels.size(), devices.size(), content.warnings.size(),
+                           content.charts.size(), charts_folder.string());
+  if (missing)
+    throw GnuplotMissing(fmt::format("gnuplot not found: install Debian's gnuplot-nox package (apt-get install "
+                                     "gnuplot-nox, or scripts/setup.sh); {} was written without its charts, whose "
+                                     "data and scripts are in {}",
+                                     page.string(), charts_folder.string()));
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app) {
+  auto options = std::make_shared<ReportOptions>();
+  CLI::App* command =
+      app.add_subcommand("report", "Write an HTML report: predictions, warnings and charts of a profile on devices");
+  command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")->required();
+  command->add_option("--device", options->devices,
+                      "Target device (repeatable; bundled name or device-profile file); default: every bundled device");
+  command->add_option("--output,-o", options->output, "Folder for index.html and charts/")->required();
+  command->add_option("--quadrant-kernels", options->quadrant_kernels,
+                      "Quadrant-split charts for this many of the most time-consuming kernels")
+      ->check(CLI::Range(0, 100));
+  command->callback([options] { run_report(*options); });
+}
+
+}  // namespace roofcast

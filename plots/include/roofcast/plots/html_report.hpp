@@ -1,0 +1,44 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofcast/model/device_profile.hpp"
+#include "roofcast/model/kernel_profile.hpp"
+#include "roofcast/model/profile_prediction.hpp"
+#include "roofcast/plots/report_warnings.hpp"
+
+namespace roofcast {
+
+// A chart of the report: a gnuplot SVG to inline, or a note saying why it is missing.
+struct ReportChart {
+  std::string title;
+  std::string caption;
+  std::string svg;           // as gnuplot wrote it; empty when it could not be drawn
+  std::string missing_note;  // shown instead of the chart when svg is empty
+  std::string source_files;  // where the chart's data and script are, for restyling
+};
+
+struct ReportContent {
+  std::string profile_label;
+  const KernelProfile* profile = nullptr;
+  const ProfilePrediction* prediction = nullptr;
+  std::vector<std::string> device_names;
+  std::vector<ReportWarning> warnings;
+  std::vector<ReportChart> charts;
+  std::string generated_by;  // e.g. "roofcast 0.1.0 on 2026-11-22 01:10 UTC"
+};
+
+// One self-contained HTML page: inline CSS and SVG, no script, no font or network fetch
+// (a Content-Security-Policy forbids any).
+std::string html_report(const ReportContent& content);
+
+// A gnuplot SVG ready to sit inside HTML: the XML prolog dropped and every id (and every
+// reference to one) prefixed with `id_prefix`, so that several charts on a page never clash.
+std::string inline_svg(std::string_view svg, std::string_view id_prefix, std::string_view label);
+
+// Text escaped for HTML element content and attribute values.
+std::string html_escaped(std::string_view text);
+
+}  // namespace roofcast

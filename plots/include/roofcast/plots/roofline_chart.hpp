@@ -1,0 +1,55 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "roofcast/model/device_profile.hpp"
+#include "roofcast/model/kernel_profile.hpp"
+#include "roofcast/model/kernel_type.hpp"
+#include "roofcast/model/thesis_prediction.hpp"
+#include "roofcast/plots/gnuplot_chart.hpp"
+
+namespace roofcast {
+
+// One roof of a device: a compute peak (horizontal) or a bandwidth (a slope of 1 in log-log).
+struct RooflineCeiling {
+  enum class Kind { compute, bandwidth };
+  Kind kind = Kind::compute;
+  std::string name;   // "fp64", "fp32", "int32 MAD", "fp16", "DRAM", "L2"...
+  double value = 0;   // GFLOP/s, GIOP/s or GB/s
+  std::string unit;   // "GFLOP/s", "GIOP/s", "GB/s"
+  std::string label() const;  // "fp32 1941 GFLOP/s"
+};
+
+// The device's ceilings: fp64, fp32 and int32 MAD, DRAM, and every further peak of its
+// extra throughputs (keys ending in _gflops/_tflops/_giops/_tops are compute peaks, keys
+// ending in _gbps/_tbps bandwidths; DRAM variants such as dram_read_gbps are left out).
+std::vector<RooflineCeiling> roofline_ceilings(const DeviceProfile& device);
+
+// Where a kernel of a profile sits on a device's roofline: at its operational intensity and
+// the throughput the model predicts it attains there (T'_op when compute bound, O_krn x B_mem
+// when memory bound), and, when its time on that device was measured, at the throughput that
+// measurement implies (W_comp / measured time).
+struct RooflineKernelPoint {
+  int number = 0;  // 1-based, the kernel's position in the profile
+  std::string name;
+  KernelType type = KernelType::fp32;
+  Bound bound = Bound::compute;
+  double O_krn = 0;
+  double predicted_gops = 0;
+  double predicted_ms = 0;
+  double time_share = 0;  // share of the profile's predicted time on this device, 0..1
+  std::optional<double> measured_gops;
+  std::optional<double> measured_ms;
+  bool drawable = true;  // false when O_krn is 0 or infinite (no place on log axes)
+};
+
+std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile);
+
+// The roofline chart of `device` (log-log: ops/byte vs GFLOP/s), with the kernels of `profile`
+// as points when one is given. `profile_label` names the profile in the title.
+GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* profile, const std::string& profile_label,
+                            const ChartTarget& target);
+
+}  // namespace roofcast

@@ -1,0 +1,56 @@
+#pragma once
+
+// Small helpers shared by the chart builders: quoting text for gnuplot scripts and data
+// files, formatting numbers, and the terminal preamble of each output format.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofcast/plots/gnuplot_chart.hpp"
+
+namespace roofcast::gnuplot {
+
+// A single-quoted gnuplot string literal ('' escapes a quote; no backslash escapes apply).
+std::string quoted(std::string_view text);
+
+// A double-quoted column of a data file: quotes and line breaks are replaced, never escaped.
+std::string data_column(std::string_view text);
+
+// A number with 6 significant digits, as gnuplot reads it back.
+std::string number(double value);
+
+// A value for people: 3 significant digits, no exponent for ordinary magnitudes ("1941", "89.7", "0.302").
+std::string readable(double value);
+
+// The first lines of every script: what wrote it, how to rerun it, the terminal and output.
+// Sizes are in pixels for SVG and PNG; PDF uses the same proportions in inches / 100.
+std::string preamble(std::string_view description, const ChartTarget& target, int width, int height);
+
+// The data file of a chart: blocks separated by two blank lines, read with `index N`.
+class DataFile {
+ public:
+  explicit DataFile(std::string header) : text_(std::move(header)) {}
+  // Appends a block (a comment naming its columns, then its rows); returns its index.
+  int add_block(std::string_view comment, std::string_view rows);
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+  int blocks_ = 0;
+};
+
+// A gnuplot `plot` command joining `clauses` (each "data index N using ... with ...").
+std::string plot_command(const std::vector<std::string>& clauses);
+
+// A time in milliseconds for people: "185.7", "12.89", "0.176", "0.0026".
+std::string milliseconds(double ms);
+
+// `set xtics (...)`-style list of readable tick positions for a log axis from `low` to `high`:
+// 1-2-5 steps, or every 1..9 step when the range is narrow. E.g. "('10' 10, '20' 20, '50' 50)".
+std::string log_tics(double low, double high);
+
+// Cuts `text` to at most `max_length` characters, ending in "..." when cut.
+std::string shortened(std::string_view text, size_t max_length);
+
+}  // namespace roofcast::gnuplot

@@ -1,0 +1,193 @@
+#include "roofcast/plots/html_report.hpp"
+
+#include <cmath>
+#include <regex>
+
+#include <fmt/format.h>
+
+namespace roofcast {
+
+namespace {
+
+constexpr std::string_view kStyle = R"css(
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 2rem auto;
+       max-width: 1280px; padding: 0 1.5rem; color: #1d1d1f; line-height: 1.45; }
+h1 { font-size: 1.6rem; margin-bottom: 0.2rem; }
+h2 { font-size: 1.25rem; margin-top: 2.2rem; border-bottom: 1px solid #ddd; padding-bottom: 0.2rem; }
+.meta { color: #555; margin-top: 0; }
+table { border-collapse: collapse; font-size: 0.9rem; margin: 0.6rem 0; }
+th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #e6e6e6; text-align: right; white-space: nowrap; }
+th { background: #f4f4f6; font-weight: 600; }
+td.name, th.name { text-align: left; }
+td.memory { background: #fbe3cf; }
+td.compute { background: #d6e8f5; }
+.bound { display: inline-block; min-width: 1.2em; font-size: 0.75rem; font-weight: 700; color: #444; }
+.measured { color: #666; font-size: 0.8rem; }
+ul.warnings li { margin: 0.35rem 0; }
+.kind { display: inline-block; font-size: 0.75rem; font-weight: 700; text-transform: uppercase; color: #8a4b00;
+        background: #fff1dc; border-radius: 3px; padding: 0 0.35rem; margin-right: 0.4rem; }
+figure { margin: 1.2rem 0 2rem 0; }
+figure svg { width: 100%; height: auto; display: block; border: 1px solid #eee; }
+figcaption { color: #444; font-size: 0.9rem; margin-top: 0.4rem; }
+.missing { padding: 1rem; background: #fff4f4; border: 1px solid #f0caca; }
+.scroll { overflow-x: auto; }
+code { font-size: 0.85rem; }
+)css";
+
+std::string number_or_dash(const std::optional<double>& value, int decimals) {
+  return value ? fmt::format("{:.{}f}", *value, decimals) : "&ndash;";
+}
+
+std::string time_ms(double ms) {
+  if (ms >= 100) return fmt::format("{:.1f}", ms);
+  if (ms >= 1) return fmt::format("{:.3f}", ms);
+  return fmt::format("{:.4f}", ms);
+}
+
+std::string device_totals_table(const ReportContent& c) {
+  std::string html =
+      "<table><tr><th class=\"name\">Device</th><th>Predicted total (ms)</th><th>Measured total (ms)</th>"
+      "<th>Memory-bound kernels</th><th>Compute-bound kernels</th></tr>\n";
+  for (const auto& t : c.prediction->totals)
+    html += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                        html_escaped(t.device), time_ms(t.predicted_ms),
+                        t.measured_ms ? time_ms(*t.measured_ms) : "&ndash;", t.memory_bound_kernels,
+                        t.compute_bound_kernels);
+  return html + "</table>\n";
+}
+
+std::string prediction_matrix(const ReportContent& c) {
+  const size_t devices = c.device_names.size();
+  std::string html = "<div class=\"scroll\"><table><tr><th class=\"name\">Kernel</th><th class=\"name\">Type</th>";
+  for (const auto& d : c.device_names) html += fmt::format("<th>{}</th>", html_escaped(d));
+  html += "</tr>\n";
+  for (size_t k = 0; devices > 0 && k * devices < c.prediction->kernels.size(); ++k) {
+    const auto& first = c.prediction->kernels[k * devices];
+    html += fmt::format("<tr><td class=\"name\">{}</td><td class=\"name\">{}</td>", html_escaped(first.kernel),
+                        to_string(first.parameters.type));
+    for (size_t d = 0; d < devices; ++d) {
+      const auto& p = c.prediction->kernels[k * devices + d];
+      const bool memory = p.thesis.bound == Bound::memory;
+      html += fmt::format("<td class=\"{}\" title=\"{} bound\"><span class=\"bound\">{}</span> {}", to_string(p.thesis.bound),
+                          to_string(p.thesis.bound), memory ? "M" : "C", time_ms(p.thesis.predicted_ms));
+      if (p.measured_ms)
+        html += fmt::format("<br><span class=\"measured\">measured {} ({:+.1f} %)</span>", time_ms(*p.measured_ms),
+                            100 * p.error.value_or(0));
+      html += "</td>";
+    }
+    html += "</tr>\n";
+  }
+  return html + "</table></div>\n";
+}
+
+std::string details_table(const ReportContent& c) {
+  std::string html =
+      "<details><summary>Every intermediate value of the model (kernel &times; device)</summary>"
+      "<div class=\"scroll\"><table><tr><th class=\"name\">Kernel</th><th class=\"name\">Device</th>"
+      "<th class=\"name\">Bound</th><th>Predicted ms</th><th>Measured ms</th><th>Error %</th><th>E_mix</th>"
+      "<th>E_instr</th><th>T_op</th><th>T'_op</th><th>O_krn</th><th>O_dev</th><th>W_comp</th><th>W_traf (bytes)</th>"
+      "</tr>\n";
+  for (const auto& p : c.prediction->kernels) {
+    html += fmt::format(
+        "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name {}\">{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td>{:.2f} %</td><td>{:.2f} %</td><td>{:.2f}</td><td>{:.2f}</td><td>{:.4f}</td><td>{:.4f}</td>"
+        "<td>{:.4g}</td><td>{:.4g}</td></tr>\n",
+        html_escaped(p.kernel), html_escaped(p.device), to_string(p.thesis.bound), to_string(p.thesis.bound),
+        time_ms(p.thesis.predicted_ms), p.measured_ms ? time_ms(*p.measured_ms) : "&ndash;",
+        p.error ? fmt::format("{:+.2f}", 100 * *p.error) : "&ndash;", 100 * p.parameters.E_mix,
+        100 * p.thesis.E_instr, p.thesis.T_op, p.thesis.T_op_adjusted, p.thesis.O_krn, p.thesis.O_dev,
+        p.parameters.W_comp, p.parameters.W_traf);
+  }
+  return html + "</table></div></details>\n";
+}
+
+std::string warnings_list(const ReportContent& c) {
+  if (c.warnings.empty()) return "<p>No warnings: no short invocations, no kernel with most of its traffic in L2, "
+                                 "no compute-bound kernel under 25 % utilization.</p>\n";
+  std::string html;
+  for (const auto kind : {ReportWarning::Kind::l2_traffic, ReportWarning::Kind::short_invocation,
+                          ReportWarning::Kind::low_utilization}) {
+    std::string items;
+    for (const auto& w : c.warnings)
+      if (w.kind == kind)
+        items += fmt::format("<li><strong>{}</strong>: {}</li>\n", html_escaped(w.kernel), html_escaped(w.detail));
+    if (items.empty()) continue;
+    html += fmt::format("<p><span class=\"kind\">{}</span>{}</p>\n<ul class=\"warnings\">\n{}</ul>\n",
+                        to_string(kind), html_escaped(explanation(kind)), items);
+  }
+  return html;
+}
+
+std::string charts_section(const ReportContent& c) {
+  std::string html;
+  for (size_t i = 0; i < c.charts.size(); ++i) {
+    const auto& chart = c.charts[i];
+    html += fmt::format("<figure id=\"chart-{}\">\n<h3>{}</h3>\n", i + 1, html_escaped(chart.title));
+    if (chart.svg.empty())
+      html += fmt::format("<div class=\"missing\">{}</div>\n", html_escaped(chart.missing_note));
+    else
+      html += inline_svg(chart.svg, fmt::format("c{}-", i + 1), chart.title) + "\n";
+    html += fmt::format("<figcaption>{}{}</figcaption>\n</figure>\n", html_escaped(chart.caption),
+                        chart.source_files.empty()
+                            ? ""
+                            : fmt::format(" <br>Restyle it: <code>{}</code>", html_escaped(chart.source_files)));
+  }
+  return html;
+}
+
+}  // namespace
+
+std::string html_escaped(std::string_view text) {
+  std::string result;
+  for (const char ch : text) {
+    switch (ch) {
+      case '&': result += "&amp;"; break;
+      case '<': result += "&lt;"; break;
+      case '>': result += "&gt;"; break;
+      case '"': result += "&quot;"; break;
+      case '\'': result += "&#39;"; break;
+      default: result += ch;
+    }
+  }
+  return result;
+}
+
+std::string inline_svg(std::string_view svg, std::string_view id_prefix, std::string_view label) {
+  std::string text(svg.substr(std::min(svg.find("<svg"), svg.size())));
+  const std::string prefix(id_prefix);
+  text = std::regex_replace(text, std::regex(R"re(\bid=(['"]))re"), "id=$1" + prefix);
+  text = std::regex_replace(text, std::regex(R"re(href=(['"])#)re"), "href=$1#" + prefix);
+  text = std::regex_replace(text, std::regex(R"re(url\(#)re"), "url(#" + prefix);
+  const auto open = text.find("<svg");
+  if (open != std::string::npos)
+    text.insert(open + 4, fmt::format(" role=\"img\" aria-label=\"{}\"", html_escaped(label)));
+  return text;
+}
+
+std::string html_report(const ReportContent& c) {
+  const std::string reference =
+      c.profile && !c.profile->reference_device.empty() ? c.profile->reference_device : std::string("unknown");
+  std::string html = fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+      "img-src data:\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>roofcast report: {0}</title>\n<style>{1}</style>\n</head>\n<body>\n"
+      "<h1>roofcast report: {0}</h1>\n"
+      "<p class=\"meta\">{2} kernels on {3} devices &middot; thesis model (Konstantinidis 2017) &middot; counters "
+      "from reference device {4} &middot; {5}</p>\n",
+      html_escaped(c.profile_label), kStyle, c.profile ? c.profile->kernels.size() : 0, c.device_names.size(),
+      html_escaped(reference), html_escaped(c.generated_by));
+  html += "<h2>Totals per device</h2>\n" + device_totals_table(c);
+  html += fmt::format("<h2>Warnings ({})</h2>\n", c.warnings.size()) + warnings_list(c);
+  html += "<h2>Predicted time per kernel (ms)</h2>\n"
+          "<p>M: memory bound (limited by DRAM bandwidth), C: compute bound (limited by the kernel's adjusted "
+          "throughput T'_op). Measured times, where the profile has them, below with the prediction's error.</p>\n" +
+          prediction_matrix(c) + details_table(c);
+  html += "<h2>Charts</h2>\n" + charts_section(c);
+  html += "<p class=\"meta\">Written by roofcast. Method: model.md (thesis chapters 3-4): predicted time = W_comp / "
+          "min(T'_op, O_krn &times; B_mem).</p>\n</body>\n</html>\n";
+  return html;
+}
+
+}  // namespace roofcast

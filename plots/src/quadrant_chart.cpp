@@ -1,0 +1,195 @@
+#include "roofcast/plots/quadrant_chart.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "chart_style.hpp"
+#include "gnuplot_text.hpp"
+
+namespace roofcast {
+
+namespace {
+
+using gnuplot::DataFile;
+using gnuplot::number;
+using gnuplot::quoted;
+using gnuplot::readable;
+
+constexpr int kWidth = 1200, kHeight = 650;
+constexpr double kLeft = 0.08, kRight = 0.62, kBottom = 0.10, kTop = 0.90;
+
+struct Point {
+  double x, y;
+};
+
+// The part of the box (corners in order) on one side of the line y = slope x
+// (Sutherland-Hodgman against one half-plane; the box edges are axis-parallel).
+std::vector<Point> clip_box(const std::vector<Point>& box, double slope, bool above) {
+  auto side = [&](Point p) {
+    const double f = p.y - slope * p.x;
+    const double tolerance = 1e-12 * std::max(std::abs(p.y), std::abs(slope * p.x));
+    return above ? f >= -tolerance : f <= tolerance;
+  };
+  std::vector<Point> clipped;
+  for (size_t i = 0; i < box.size(); ++i) {
+    const Point a = box[i], b = box[(i + 1) % box.size()];
+    if (side(a)) clipped.push_back(a);
+    if (side(a) != side(b)) clipped.push_back(a.x == b.x ? Point{a.x, slope * a.x} : Point{a.y / slope, a.y});
+  }
+  return clipped;
+}
+
+std::string rows_of(const std::vector<Point>& points) {
+  std::string rows;
+  for (const auto& p : points) rows += fmt::format("{} {}\n", number(p.x), number(p.y));
+  return rows;
+}
+
+}  // namespace
+
+std::vector<QuadrantDevicePoint> quadrant_points(const KernelRecord& kernel, const std::vector<DeviceProfile>& devices) {
+  const KernelParameters parameters = kernel_parameters_of(kernel);
+  std::vector<QuadrantDevicePoint> points;
+  for (const auto& device : devices) {
+    const ThesisPrediction p = predict_thesis(parameters, device.throughput);
+    QuadrantDevicePoint point;
+    point.device = device.name;
+    point.bandwidth = device.throughput.dram_gbps;
+    point.T_op = p.T_op;
+    point.T_op_adjusted = p.T_op_adjusted;
+    point.bound = p.bound;
+    point.predicted_ms = p.predicted_ms;
+    point.line_y = p.T_predicted;
+    // Memory bound: all the bandwidth, at O_krn x B_mem. Compute bound: T'_op, using only the bandwidth it needs.
+    point.line_x = p.bound == Bound::memory                         ? point.bandwidth
+                   : std::isfinite(p.O_krn) && p.O_krn > 0 ? p.T_op_adjusted / p.O_krn
+                                                                    : 0;
+    points.push_back(std::move(point));
+  }
+  return points;
+}
+
+GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<DeviceProfile>& devices,
+                            const ChartTarget& target, QuadrantScale scale) {
+  const KernelParameters parameters = kernel_parameters_of(kernel);
+  const double O_krn = parameters.O_krn();
+  const bool has_line = std::isfinite(O_krn) && O_krn > 0;
+  const std::vector<QuadrantDevicePoint> points = quadrant_points(kernel, devices);
+  const std::string unit = parameters.type == KernelType::int32 ? "GIOP/s" : "GFLOP/s";
+  const std::string type(to_string(parameters.type));
+  const bool log = scale == QuadrantScale::log;
+
+  // Axis ranges around every point drawn.
+  double x_low = INFINITY, x_high = 0, y_low = INFINITY, y_high = 0;
+  for (const auto& p : points) {
+    for (double x : {p.bandwidth, p.line_x})
+      if (x > 0) x_low = std::min(x_low, x), x_high = std::max(x_high, x);
+    for (double y : {p.T_op, p.T_op_adjusted, p.line_y})
+      if (y > 0) y_low = std::min(y_low, y), y_high = std::max(y_high, y);
+  }
+  if (points.empty() || x_high <= 0 || y_high <= 0) x_low = 1, x_high = 10, y_low = 1, y_high = 10;
+  if (log) {
+    x_low /= 1.4, x_high *= 1.4, y_low /= 1.6, y_high *= 1.6;
+  } else {
+    x_low = 0, y_low = 0, x_high *= 1.12, y_high *= 1.12;
+  }
+
+  GnuplotChart chart;
+  chart.chart_file_name = target.chart_file_name;
+  const std::string stem = target.chart_file_name.substr(0, target.chart_file_name.rfind('.'));
+  chart.data_file_name = stem + ".dat";
+  chart.script_file_name = stem + ".gp";
+  DataFile data(fmt::format("# Quadrant-split chart of kernel {} ({}, O_krn = {}): the data of {}.\n", kernel.name,
+                            type, number(O_krn), chart.script_file_name));
+
+  // The kernel's line and the two regions it splits the plot into.
+  const std::vector<Point> box{{x_low, y_low}, {x_high, y_low}, {x_high, y_high}, {x_low, y_high}};
+  std::vector<std::string> clauses;
+  std::string line_label;
+  if (has_line) {
+    const double from = std::max(x_low, y_low / O_krn), to = std::min(x_high, y_high / O_krn);
+    const int memory_block =
+        data.add_block("memory-bound region (above the kernel's line): x y", rows_of(clip_box(box, O_krn, true)));
+    const int compute_block =
+        data.add_block("compute-bound region (below the kernel's line): x y", rows_of(clip_box(box, O_krn, false)));
+    const int line_block = data.add_block("the kernel's line y = O_krn x: x y",
+                                          rows_of({{from, O_krn * from}, {to, O_krn * to}}));
+    clauses.push_back(fmt::format("data index {} using 1:2 with filledcurves closed lc rgb '{}' title 'memory-bound region'",
+                                  memory_block, chart_style::memory_region));
+    clauses.push_back(fmt::format(
+        "data index {} using 1:2 with filledcurves closed lc rgb '{}' title 'compute-bound region'", compute_block,
+        chart_style::compute_region));
+    clauses.push_back(fmt::format("data index {} using 1:2 with lines lw 2.5 lc rgb '#000000' title {}", line_block,
+                                  quoted(fmt::format("kernel: y = {} x (O_krn)", readable(O_krn)))));
+    line_label = fmt::format("set label {} at {}, {} right rotate by 0 offset -1,-1.2 font ',11'\n",
+                             quoted(fmt::format("{}, O_krn = {} ops/byte", gnuplot::shortened(kernel.name, 30),
+                                                readable(O_krn))),
+                             number(to), number(O_krn * to));
+  }
+
+  std::string device_rows;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    device_rows += fmt::format("{} {} {} {} {} {} {} {} {}\n", number(p.bandwidth), number(p.T_op),
+                               number(p.T_op_adjusted), number(p.line_x), number(p.line_y), number(p.predicted_ms),
+                               to_string(p.bound), chart_style::rgb_value(chart_style::palette(i)),
+                               gnuplot::data_column(p.device));
+  }
+  const int device_block = data.add_block(
+      "devices: B_mem T_op T_op_adjusted line_x line_y predicted_ms bound rgb name", device_rows);
+
+  const std::string title =
+      fmt::format("Quadrant split of kernel {} ({}, O_krn = {} ops/byte)", kernel.name, type, readable(O_krn));
+  std::string script = gnuplot::preamble(title, target, kWidth, kHeight);
+  script += fmt::format(
+      "data = {}\n"
+      "set title {} font ',14'\n"
+      "{}"
+      "set xrange [{}:{}]\n"
+      "set yrange [{}:{}]\n"
+      "set xlabel 'Memory bandwidth B_mem (GB/s)'\n"
+      "set ylabel {}\n"
+      "set grid lc rgb '#e4e4e4'\n"
+      "set lmargin at screen {}\nset rmargin at screen {}\nset bmargin at screen {}\nset tmargin at screen {}\n"
+      "set key at screen {}, {} left top Left reverse box opaque samplen 1.2 spacing 1.3 font ',10'\n"
+      "set style fill solid 1.0 noborder\n\n",
+      quoted(chart.data_file_name), quoted(title),
+      log ? fmt::format("set logscale xy 10\nset xtics {}\nset ytics {}\n", gnuplot::log_tics(x_low, x_high),
+                        gnuplot::log_tics(y_low, y_high))
+          : "",
+      number(x_low), number(x_high), number(y_low), number(y_high),
+      quoted(fmt::format("Compute throughput T_op ({} {})", type, unit)), kLeft, kRight, kBottom, kTop, kRight + 0.02,
+      kTop);
+  script += "set label 'memory bound (above the line)' at graph 0.02, 0.96 left textcolor rgb '#a0522d' font ',11'\n";
+  script += "set label 'compute bound (below the line)' at graph 0.98, 0.04 right textcolor rgb '#1f5f8b' font ',11'\n";
+  script += line_label + "\n";
+
+  const std::string d = fmt::format("data index {}", device_block);
+  // T_op -> T'_op (dashed), T'_op -> the kernel's line (solid arrow), then the three points.
+  clauses.push_back(d + " using 1:2:(0):($3-$2):8 with vectors nohead dashtype 2 lw 1.3 lc rgb variable notitle");
+  clauses.push_back(d + " using 1:3:($4-$1):($5-$3):8 with vectors head size screen 0.010,25 filled lw 2 lc rgb "
+                        "variable notitle");
+  clauses.push_back(d + " using 1:3:8 with points pt 6 ps 1.6 lw 1.5 lc rgb variable title 'T''_op = E_mix x E_instr x T_op'");
+  clauses.push_back(d + " using 4:5:8 with points pt 13 ps 2 lc rgb variable title 'predicted: on the kernel''s line'");
+  clauses.push_back("keyentry with lines lw 0 lc rgb '#ffffff' title ' '");
+  clauses.push_back(
+      fmt::format("keyentry with lines lw 0 lc rgb '#ffffff' title {}", quoted(fmt::format("T_op -> T'_op -> predicted ({})", unit))));
+  // Each device is its own plot element: its key entry and its SVG <title> carry its name.
+  for (size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    const std::string entry = fmt::format("{}: {} -> {} -> {}, {}, {} ms", gnuplot::shortened(p.device, 16),
+                                          readable(p.T_op), readable(p.T_op_adjusted), readable(p.line_y),
+                                          to_string(p.bound), gnuplot::milliseconds(p.predicted_ms));
+    clauses.push_back(fmt::format("{} every ::{}::{} using 1:2 with points pt 7 ps 1.8 lc rgb '{}' title {}", d, i, i,
+                                  chart_style::palette(i), quoted(entry)));
+  }
+  clauses.push_back(d + " using 1:2:9 with labels left offset char 1.2,0.4 font ',10' notitle");
+  script += gnuplot::plot_command(clauses);
+  chart.data = data.text();
+  chart.script = std::move(script);
+  return chart;
+}
+
+}  // namespace roofcast

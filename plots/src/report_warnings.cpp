@@ -1,0 +1,110 @@
+#include "roofcast/plots/report_warnings.hpp"
+
+#include <algorithm>
+#include <variant>
+
+#include <fmt/format.h>
+
+namespace roofcast {
+
+namespace {
+
+double counter(const KernelCounters& counters, const std::string& name) {
+  const auto it = counters.extra.find(name);
+  return it == counters.extra.end() ? -1 : it->second;
+}
+
+std::string joined_devices(const std::vector<std::string>& devices) {
+  if (devices.size() <= 3) return fmt::format("{}", fmt::join(devices, ", "));
+  return fmt::format("{}, {} and {} more", devices[0], devices[1], devices.size() - 2);
+}
+
+}  // namespace
+
+const char* to_string(ReportWarning::Kind kind) {
+  switch (kind) {
+    case ReportWarning::Kind::l2_traffic: return "L2 traffic";
+    case ReportWarning::Kind::short_invocation: return "short invocations";
+    case ReportWarning::Kind::low_utilization: return "low utilization";
+  }
+  return "";
+}
+
+std::string explanation(ReportWarning::Kind kind) {
+  switch (kind) {
+    case ReportWarning::Kind::l2_traffic:
+      return fmt::format("L2 traffic above {}x the DRAM traffic: the working set lives in cache, which the model does "
+                         "not see; a GPU with a smaller L2 may be much slower than predicted.",
+                         kL2TrafficWarningRatio);
+    case ReportWarning::Kind::short_invocation:
+      return fmt::format("Invocations under {} ms: launch overhead and latency, which the model ignores, dominate; "
+                         "read the prediction as a lower bound on time.",
+                         kShortInvocationMs);
+    case ReportWarning::Kind::low_utilization:
+      return fmt::format("Compute bound with E_mix x E_instr under {:.0f} %: most instructions are not the kernel's "
+                         "operations (loads/stores, integer, control), so it reaches a small share of the peak; the "
+                         "thesis model errs most on such instruction mixes.",
+                         100 * kLowUtilizationWarning);
+  }
+  return "";
+}
+
+double l2_bytes_of(const KernelRecord& kernel) {
+  const auto* counters = std::get_if<KernelCounters>(&kernel.description);
+  if (!counters) return -1;
+  if (const double bytes = counter(*counters, "lts__t_bytes.sum"); bytes >= 0) return bytes;
+  const double read = counter(*counters, "lts__t_sectors_op_read.sum");
+  const double write = counter(*counters, "lts__t_sectors_op_write.sum");
+  if (read >= 0 && write >= 0) {
+    double sectors = read + write;
+    for (const char* name : {"lts__t_sectors_op_atom.sum", "lts__t_sectors_op_red.sum"})
+      sectors += std::max(0.0, counter(*counters, name));
+    return 32 * sectors;
+  }
+  const double nvprof_read = counter(*counters, "l2_read_transactions");
+  const double nvprof_write = counter(*counters, "l2_write_transactions");
+  if (nvprof_read >= 0 && nvprof_write >= 0) return 32 * (nvprof_read + nvprof_write);
+  return -1;
+}
+
+std::vector<ReportWarning> report_warnings(const KernelProfile& profile, const ProfilePrediction& prediction) {
+  std::vector<ReportWarning> warnings;
+  for (const auto& kernel : profile.kernels) {
+    const KernelParameters parameters = kernel_parameters_of(kernel);
+
+    const double l2 = l2_bytes_of(kernel);
+    if (l2 >= 0 && l2 > kL2TrafficWarningRatio * parameters.W_traf)
+      warnings.push_back({ReportWarning::Kind::l2_traffic, kernel.name,
+                          fmt::format("L2 traffic {:.4g} MB, {} the DRAM traffic ({:.4g} MB)", l2 / 1e6,
+                                      parameters.W_traf > 0 ? fmt::format("{:.1f}x", l2 / parameters.W_traf)
+                                                            : std::string("far above"),
+                                      parameters.W_traf / 1e6)});
+
+    std::vector<std::string> short_on, low_on;
+    double shortest = INFINITY, lowest = INFINITY;
+    for (const auto& p : prediction.kernels) {
+      if (p.kernel != kernel.name) continue;
+      const double per_invocation = p.thesis.predicted_ms / kernel.invocations;
+      const double measured_per_invocation = p.measured_ms ? *p.measured_ms / kernel.invocations : INFINITY;
+      if (std::min(per_invocation, measured_per_invocation) < kShortInvocationMs) {
+        short_on.push_back(p.device);
+        shortest = std::min({shortest, per_invocation, measured_per_invocation});
+      }
+      const double utilization = parameters.E_mix * p.thesis.E_instr;
+      if (p.thesis.bound == Bound::compute && utilization < kLowUtilizationWarning) {
+        low_on.push_back(p.device);
+        lowest = std::min(lowest, utilization);
+      }
+    }
+    if (!short_on.empty())
+      warnings.push_back({ReportWarning::Kind::short_invocation, kernel.name,
+                          fmt::format("{:.3g} ms per invocation on {}", shortest, joined_devices(short_on))});
+    if (!low_on.empty())
+      warnings.push_back({ReportWarning::Kind::low_utilization, kernel.name,
+                          fmt::format("E_mix x E_instr {:.1f} % ({}) on {}", 100 * lowest, to_string(parameters.type),
+                                      joined_devices(low_on))});
+  }
+  return warnings;
+}
+
+}  // namespace roofcast

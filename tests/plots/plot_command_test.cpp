@@ -1,0 +1,148 @@
+// `roofcast plot` and `roofcast report` run as a user runs them.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "run_command.hpp"
+#include "xml_tree.hpp"
+
+using roofcast::testing::run_roofcast;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path fresh_folder(const std::string& name) {
+  const auto folder = fs::temp_directory_path() / ("roofcast-plot-command-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  return folder;
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Runs roofcast with PATH pointing at an empty folder: no gnuplot to be found.
+roofcast::testing::CommandResult run_without_gnuplot(const std::vector<std::string>& arguments) {
+  const std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
+  const auto empty = fresh_folder("empty-path");
+  ::setenv("PATH", empty.c_str(), 1);
+  auto result = run_roofcast(arguments);
+  ::setenv("PATH", saved.c_str(), 1);
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("plot quadrant with bundled data writes the chart, its data and its script") {
+  const auto folder = fresh_folder("quadrant");
+  const auto chart = folder / "q.svg";
+  const auto result = run_roofcast({"plot", "quadrant", "--profile", "thesis-redblack", "--kernel", "sor_red",
+                                    "--device", "GTX-480", "--device", "GTX-660", "--output", chart.string()});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("q.svg"));
+  REQUIRE(fs::exists(folder / "q.dat"));
+  REQUIRE(fs::exists(folder / "q.gp"));
+  const std::string svg = slurp(chart);
+  const auto root = roofcast::testing::parse_xml(svg);
+  CHECK(root->name == "svg");
+  for (const char* name : {"GTX-480", "GTX-660", "sor_red"}) CHECK_THAT(root->all_text(), Catch::Contains(name));
+  CHECK_THAT(root->all_text(), !Catch::Contains("Tesla K20c"));
+  // No stray temporary file is left behind.
+  int files = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(folder)) ++files;
+  CHECK(files == 3);
+}
+
+TEST_CASE("plot roofline and accuracy write PNG and PDF by extension") {
+  const auto folder = fresh_folder("formats");
+  auto result = run_roofcast({"plot", "roofline", "--device", "GTX-1060 6GB", "--profile", "thesis-rodinia", "--output",
+                              (folder / "r.png").string()});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(slurp(folder / "r.png").starts_with("\x89PNG"));
+  result = run_roofcast({"plot", "accuracy", "--profile", "thesis-redblack", "--output", (folder / "a.pdf").string()});
+  REQUIRE(result.exit_code == 0);
+  CHECK(slurp(folder / "a.pdf").starts_with("%PDF"));
+}
+
+TEST_CASE("plot accuracy reads a validation file") {
+  const auto folder = fresh_folder("validation");
+  const auto file = folder / "validation.json";
+  std::ofstream(file) << R"({"format": "roofcast-validation", "version": 1, "entries": [
+      {"kernel": "k1", "device": "H100", "predicted_ms": 1.44, "measured_ms": 1.2, "bound": "memory"},
+      {"kernel": "k2", "device": "H100", "predicted_ms": 0.5, "measured_ms": 1.0, "bound": "compute"}]})";
+  const auto result = run_roofcast({"plot", "accuracy", "--validation", file.string(), "--output", (folder / "acc.svg").string()});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto root = roofcast::testing::parse_xml(slurp(folder / "acc.svg"));
+  CHECK_THAT(root->all_text(), Catch::Contains("H100: median 35.0 %, 50 % within 25 %"));
+
+  std::ofstream(file) << R"({"entries": [{"kernel": "k1", "device": "H100", "predicted_ms": 1.5}]})";
+  const auto bad = run_roofcast({"plot", "accuracy", "--validation", file.string(), "--output", (folder / "b.svg").string()});
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err == "roofcast: " + file.string() + ": entries[0].measured_ms: missing\n");
+}
+
+TEST_CASE("plot errors are one line naming what is wrong") {
+  auto result = run_roofcast({"plot", "quadrant", "--profile", "thesis-redblack", "--kernel", "nope"});
+  CHECK(result.exit_code == 1);
+  CHECK(result.err == "roofcast: --kernel nope: no such kernel in thesis-redblack (it has: sor_red)\n");
+  result = run_roofcast({"plot", "roofline", "--device", "GTX-660", "--output", "chart.jpg"});
+  CHECK(result.exit_code == 1);
+  CHECK(result.err == "roofcast: --output chart.jpg: unknown chart format \".jpg\": use .svg, .png or .pdf\n");
+  result = run_roofcast({"plot", "roofline", "--device", "no-such-gpu"});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::StartsWith("roofcast: --device no-such-gpu: unknown device"));
+}
+
+TEST_CASE("without gnuplot: a clear message naming the package, non-zero exit, data and script written") {
+  const auto folder = fresh_folder("no-gnuplot");
+  const auto result = run_without_gnuplot({"plot", "roofline", "--device", "GTX-660", "--profile", "thesis-redblack",
+                                           "--output", (folder / "r.svg").string()});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("gnuplot-nox"));
+  CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+  CHECK_FALSE(fs::exists(folder / "r.svg"));
+  CHECK_THAT(slurp(folder / "r.dat"), Catch::Contains("sor_red"));
+  CHECK_THAT(slurp(folder / "r.gp"), Catch::Contains("set output output_file"));
+
+  const auto report = run_without_gnuplot({"report", "--profile", "thesis-redblack", "--device", "GTX-660", "--output",
+                                           (folder / "report").string()});
+  CHECK(report.exit_code == 1);
+  CHECK_THAT(report.err, Catch::Contains("gnuplot-nox"));
+  CHECK_THAT(slurp(folder / "report" / "index.html"), Catch::Contains("gnuplot is not installed"));
+  CHECK(fs::exists(folder / "report" / "charts" / "roofline-gtx-660.gp"));
+}
+
+TEST_CASE("report: one self-contained page with the predictions, warnings and inline charts") {
+  const auto folder = fresh_folder("report");
+  const auto result = run_roofcast({"report", "--profile", "thesis-rodinia", "--device", "GTX-660", "--device",
+                                    "GTX-1060 6GB", "--output", folder.string()});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const std::string html = slurp(folder / "index.html");
+  for (const char* expected : {"roofcast report: thesis-rodinia", "GTX-660", "GTX-1060 6GB", "lvmd-krn", "srad-c2",
+                               "Content-Security-Policy", "short invocations", "low utilization",
+                               "Roofline of GTX-660", "Quadrant split of lvmd-krn"})
+    CHECK_THAT(html, Catch::Contains(expected));
+  // Inline SVG only: no script, no external resource, no clashing ids between charts.
+  CHECK_THAT(html, !Catch::Contains("<script"));
+  CHECK_THAT(html, !Catch::Contains("href=\"http"));
+  CHECK_THAT(html, !Catch::Contains("href='http"));
+  CHECK_THAT(html, !Catch::Contains("<?xml"));
+  CHECK_THAT(html, !Catch::Contains("src=\""));
+  size_t charts = 0;
+  for (size_t at = html.find("<svg"); at != std::string::npos; at = html.find("<svg", at + 1)) ++charts;
+  CHECK(charts == 5);  // 2 rooflines, 3 quadrant-split charts; no measured times, so no accuracy chart
+  CHECK(html.find("id='c1-gpPt6'") != std::string::npos);
+  CHECK(html.find("id='c2-gpPt6'") != std::string::npos);
+  CHECK(html.find("id='gpPt6'") == std::string::npos);
+}

@@ -1,0 +1,134 @@
+// The roofline chart: ceilings, kernels and sweeps land in the data, script and SVG where the model puts them.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "chart_checks.hpp"
+#include "roofcast/data/bundled_data.hpp"
+#include "roofcast/plots/roofline_chart.hpp"
+
+using namespace roofcast;
+using namespace roofcast::testing;
+
+namespace {
+
+DeviceProfile bundled(const char* name) {
+  auto device = find_bundled_device(name);
+  REQUIRE(device);
+  return *device;
+}
+
+// A device as a modern `roofcast bench` writes it: extra peaks and a measured sweep.
+DeviceProfile modern_device() {
+  DeviceProfile device;
+  device.name = "Test GPU <sxm>";
+  device.throughput = {60000, 30000, 30000, 60000, 20000, 3000};
+  device.extra_throughput = {{"fp16_gflops", 120000},   {"tensor_fp16_tflops", 700}, {"l2_gbps", 9000},
+                             {"l1_gbps", 25000},        {"dram_read_gbps", 3100},    {"launch_overhead_us", 2.5},
+                             {"fp32_theoretical", 67000}};
+  for (int i = 0; i < 6; ++i) {
+    const double intensity = 0.25 * std::pow(4.0, i);
+    device.roofline_sweep.push_back({"fp32", double(i * 8), intensity, 1.0, std::min(3000 * intensity, 58000.0), 0});
+  }
+  return device;
+}
+
+}  // namespace
+
+TEST_CASE("roofline ceilings: the six throughputs and every extra peak, with value and unit") {
+  const auto ceilings = roofline_ceilings(modern_device());
+  std::vector<std::string> labels;
+  for (const auto& c : ceilings) labels.push_back(c.label());
+  CHECK_THAT(fmt::format("{}", fmt::join(labels, "|")),
+             Catch::Equals("fp64 30000 GFLOP/s|fp32 60000 GFLOP/s|int32 MAD 30000 GIOP/s|DRAM 3000 GB/s|"
+                           "fp16 120000 GFLOP/s|L1 25000 GB/s|L2 9000 GB/s|tensor fp16 700000 GFLOP/s"));
+}
+
+TEST_CASE("roofline of a thesis device: kernels sit at O_krn and the model's attained throughput") {
+  const DeviceProfile device = bundled("GTX-660");
+  const auto profile = find_bundled_profile("thesis-redblack");
+  REQUIRE(profile);
+  const auto points = roofline_kernel_points(device, *profile);
+  REQUIRE(points.size() == 1);
+  CHECK(points[0].name == "sor_red");
+  CHECK(points[0].O_krn == Approx(0.3019).margin(5e-5));
+  CHECK(points[0].bound == Bound::compute);
+  CHECK(points[0].predicted_gops == Approx(28.92).margin(5e-3));  // T'_op (thesis worked example)
+  CHECK(points[0].predicted_ms == Approx(34.803).margin(5e-4));
+  REQUIRE(points[0].measured_ms);
+  CHECK(*points[0].measured_ms == Approx(34.851));
+  // W_comp / measured time: the throughput the GTX-660 really reached.
+  CHECK(*points[0].measured_gops == Approx(28.92 * 34.803 / 34.851).epsilon(1e-3));
+
+  const GnuplotChart chart = roofline_chart(device, &*profile, "thesis-redblack", *chart_target_for("roofline.svg"));
+  CHECK(chart.data_file_name == "roofline.dat");
+  CHECK(chart.script_file_name == "roofline.gp");
+  CHECK_THAT(chart.data, Catch::Contains("1 0.30186 28.9244 4.000 13983232 28.8844 \"sor_red\""));  // O_krn T'_op size rgb measured
+  CHECK_THAT(chart.script, Catch::Contains("set logscale xy"));
+  CHECK_THAT(chart.script, Catch::Contains("set output output_file"));
+
+  const RenderedSvg svg = render_svg(chart);
+  const std::string text = svg_text(*svg.root);
+  for (const char* label : {"fp32 1941 GFLOP/s", "fp64 89.7 GFLOP/s", "int32 MAD 359 GIOP/s", "DRAM 117.6 GB/s",
+                            "sor_red", "Roofline of GTX-660"})
+    CHECK_THAT(text, Catch::Contains(label));
+}
+
+TEST_CASE("roofline of the Rodinia kernels numbers every kernel in its key") {
+  const auto profile = find_bundled_profile("thesis-rodinia");
+  REQUIRE(profile);
+  const GnuplotChart chart =
+      roofline_chart(bundled("GTX-1060 6GB"), &*profile, "thesis-rodinia", *chart_target_for("r.svg"));
+  const RenderedSvg svg = render_svg(chart);
+  const std::string text = svg_text(*svg.root);
+  int number = 1;
+  for (const auto& kernel : profile->kernels) {
+    INFO(kernel.name);
+    CHECK_THAT(text, Catch::Contains(fmt::format("{:>2} {}", number++, kernel.name)));
+  }
+}
+
+TEST_CASE("roofline draws extra ceilings and the measured sweep, and escapes odd names") {
+  const DeviceProfile device = modern_device();
+  const GnuplotChart chart = roofline_chart(device, nullptr, "", *chart_target_for("modern.svg"));
+  CHECK_THAT(chart.data, Catch::Contains("measured fp32 sweep"));
+  CHECK_THAT(chart.data, !Catch::Contains("launch"));
+  const RenderedSvg svg = render_svg(chart);
+  const std::string text = svg_text(*svg.root);
+  for (const char* label : {"fp16 120000 GFLOP/s", "tensor fp16 700000 GFLOP/s", "L2 9000 GB/s", "L1 25000 GB/s",
+                            "DRAM 3000 GB/s", "Roofline of Test GPU <sxm>", "measured fp32 sweep (mixbench)"})
+    CHECK_THAT(text, Catch::Contains(label));
+
+  // The fp32 roof is drawn at 60000 GFLOP/s: its label's anchor sits on that height.
+  const PlotArea area = plot_area(*svg.root, chart.script);
+  const Axis y = axis_from_script(chart.script, 'y');
+  REQUIRE(y.log);
+  const double expected = y_pixel(60000, y, area);
+  bool found = false;
+  for (const XmlElement* group : svg.root->descendants("g")) {
+    if (group->all_text().find("fp32 60000 GFLOP/s") == std::string::npos || group->children.size() != 1) continue;
+    std::smatch match;
+    const std::string transform = group->attribute("transform");
+    if (std::regex_search(transform, match, std::regex(R"(translate\(([-0-9.]+),([-0-9.]+)\))"))) {
+      // The label sits 0.7 character heights above its line.
+      CHECK(std::stod(match[2]) < expected);
+      CHECK(std::stod(match[2]) > expected - 25);
+      found = true;
+    }
+  }
+  CHECK(found);
+}
+
+TEST_CASE("roofline chart formats follow the output extension") {
+  const DeviceProfile device = bundled("GTX-480");
+  CHECK_THAT(roofline_chart(device, nullptr, "", *chart_target_for("a.png")).script,
+             Catch::Contains("set terminal pngcairo"));
+  CHECK_THAT(roofline_chart(device, nullptr, "", *chart_target_for("a.PDF")).script,
+             Catch::Contains("set terminal pdfcairo"));
+  CHECK_THAT(roofline_chart(device, nullptr, "", *chart_target_for("a.svg")).script, Catch::Contains("set terminal svg"));
+  CHECK_FALSE(chart_target_for("a.jpg"));
+  CHECK_FALSE(chart_target_for("noextension"));
+}
