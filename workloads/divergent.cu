@@ -10,8 +10,6 @@
 
 using namespace roofcast::workloads;
 
-namespace {
-
 constexpr unsigned kThreads = 256;
 
 __host__ __device__ inline float fma_chain(float x, int steps, float scale, float shift) {
@@ -34,8 +32,6 @@ __global__ void divergent_branches(const float* __restrict__ in, const std::uint
   const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (i < n) out[i] = divergent_path(in[i], selector[i]);
 }
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const Options options = parse_options(argc, argv, "divergent", "four-way divergent FMA chains");

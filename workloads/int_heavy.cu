@@ -8,8 +8,6 @@
 
 using namespace roofcast::workloads;
 
-namespace {
-
 constexpr int kRounds = 64;
 constexpr unsigned kThreads = 256;
 
@@ -29,8 +27,6 @@ __global__ void int_hash(const std::uint32_t* __restrict__ in, std::uint32_t* __
   const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (i < n) out[i] = hash_rounds(in[i], key);
 }
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const Options options = parse_options(argc, argv, "int_heavy", "integer multiply-xorshift hash, 64 rounds");

@@ -12,8 +12,6 @@
 
 using namespace roofcast::workloads;
 
-namespace {
-
 // Stencil coefficients of one color's points (left, right, up, down), summing to 1 at every
 // point, so that the local Jacobi spectral radius mu stays below cos(pi h) < 1.
 struct Coefficients {
@@ -100,8 +98,6 @@ struct DeviceColor {
   Coefficients coefficients() const { return {left.get(), right.get(), up.get(), down.get()}; }
   DeviceBuffer<double> u, left, right, up, down;
 };
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const Options options = parse_options(argc, argv, "lmsor", "local modified red/black SOR, fp64");

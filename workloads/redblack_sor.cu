@@ -10,8 +10,6 @@
 
 using namespace roofcast::workloads;
 
-namespace {
-
 constexpr double kOmega = 1.5;
 
 __device__ void sor_update(double* __restrict__ mine, const double* __restrict__ other, int n, int first_parity) {
@@ -44,8 +42,6 @@ void host_sweep(std::vector<double>& mine, const std::vector<double>& other, int
     }
   }
 }
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const Options options = parse_options(argc, argv, "redblack_sor", "red/black SOR, fp64, color-reordered");

@@ -9,8 +9,6 @@
 
 using namespace roofcast::workloads;
 
-namespace {
-
 template <int Tile>
 __device__ void sgemm_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int n) {
   __shared__ float a_tile[Tile][Tile];
@@ -61,8 +59,6 @@ bool check_product(const std::string& name, const std::vector<float>& a, const s
   return report_check(name, worst < 2.0 * n * std::ldexp(1.0, -24),
                       "max error " + scientific(worst) + " of sum|ab| over " + std::to_string(count) + " elements");
 }
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const Options options = parse_options(argc, argv, "sgemm", "tiled SGEMM, 32x32 and 16x16 tiles");

@@ -8,16 +8,12 @@
 
 using namespace roofcast::workloads;
 
-namespace {
-
 constexpr unsigned kThreads = 256;
 
 __global__ void short_saxpy(float* __restrict__ y, const float* __restrict__ x, float alpha, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = alpha * x[i] + y[i];
 }
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const Options options = parse_options(argc, argv, "short_kernel", "SAXPY over 32 Ki floats (< 0.1 ms)");

@@ -8,8 +8,6 @@
 
 using namespace roofcast::workloads;
 
-namespace {
-
 constexpr double kScalar = 3.0;
 constexpr unsigned kThreads = 256;
 
@@ -31,8 +29,6 @@ __global__ void stream_triad(double* __restrict__ a, const double* __restrict__ 
   const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (i < n) a[i] = b[i] + kScalar * c[i];
 }
-
-}  // namespace
 
 int main(int argc, char** argv) {
   const Options options = parse_options(argc, argv, "stream", "STREAM copy, scale, add, triad in fp64");

@@ -11,7 +11,7 @@ namespace roofcast {
 
 namespace {
 
-constexpr size_t kTableNameWidth = 48;
+constexpr size_t kTableNameWidth = 64;
 constexpr size_t kMarkdownNameWidth = 90;
 constexpr double kMissThreshold = 0.25;
 
@@ -91,8 +91,23 @@ const std::vector<std::string> kEntryHeaders = {"kernel",  "device",       "boun
 }  // namespace
 
 std::string shortened_kernel_name(const std::string& name, size_t width) {
-  if (name.size() <= width) return name;
-  return name.substr(0, width - 3) + "...";
+  std::string text = name;
+  if (text.rfind("void ", 0) == 0) text.erase(0, 5);
+  // Drop the parameter list: the name and template arguments tell kernels apart.
+  if (!text.empty() && text.back() == ')') {
+    int depth = 0;
+    for (size_t i = text.size(); i-- > 0;) {
+      depth += text[i] == ')' ? 1 : text[i] == '(' ? -1 : 0;
+      if (depth == 0) {
+        if (i > 0) text.erase(i);
+        break;
+      }
+    }
+  }
+  if (text.size() <= width) return text;
+  // Head and tail: library kernels share long prefixes and differ in their last template arguments.
+  const size_t head = width * 2 / 5, tail = width - head - 3;
+  return text.substr(0, head) + "..." + text.substr(text.size() - tail);
 }
 
 std::string validation_table_text(const ValidationReport& report) {

@@ -4,6 +4,8 @@
 // and one output format:
 //   kernel <name> median_ms <t> min_ms <t> max_ms <t> launches <n>
 //   check <name> ok|FAILED <detail>
+// Workloads define their kernels at global scope, so that profiles name them plainly
+// ("sor_red(double*, double const*, int)", not "(anonymous namespace)::sor_red(...)").
 
 #include <cstdint>
 #include <functional>

@@ -1,0 +1,41 @@
+// The terminal and markdown outputs of `roofcast validate`.
+#include <catch2/catch.hpp>
+
+#include "output/validation_output.hpp"
+
+using namespace roofcast;
+
+TEST_CASE("long kernel names keep what tells them apart") {
+  CHECK(shortened_kernel_name("sor_red(double*, double const*, int)", 40) == "sor_red");
+  CHECK(shortened_kernel_name("void at::native::kernel<4, Mul<float> >(int, std::array<char*, 2ul>)", 80) ==
+        "at::native::kernel<4, Mul<float> >");
+  const std::string shortened = shortened_kernel_name(
+      "void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float, float, float, "
+      "at::native::binary_internal::MulFunctor<float> >, std::array<char*, 2ul> >(int, std::array<char*, 2ul>)",
+      64);
+  CHECK(shortened.size() == 64);
+  CHECK(shortened == "at::native::vectorized_el...r<float> >, std::array<char*, 2ul> >");  // 25 + 3 + 36
+  CHECK(shortened_kernel_name("plain", 48) == "plain");
+}
+
+TEST_CASE("the markdown report has both summaries, every prediction, and the misses with hints") {
+  ValidationEntry hit, miss;
+  hit.kernel = "hit";
+  hit.device = "R";
+  hit.predicted_ms = 9;
+  hit.measured_ms = 10;
+  miss = hit;
+  miss.kernel = "miss";
+  miss.device = "T";
+  miss.predicted_ms = 1;
+  miss.corrected_ms = 9.5;
+  const auto report = summarize_validation("thesis", "R", {hit, miss});
+  const std::string md = validation_markdown(report, {"roofcast validate ...", "2026-11-22 01:00 UTC", {"x on T"}, {}});
+  CHECK_THAT(md, Catch::Contains("## Accuracy\n") && Catch::Contains("## Accuracy with the utilization correction") &&
+                     Catch::Contains("| all devices | 2 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 0 | 2 |") &&
+                     Catch::Contains("- `miss` on T: -90.0 %") && Catch::Contains("  - compute bound, yet slower") &&
+                     Catch::Contains("- not measured, left out: x on T"));
+  CHECK_THAT(md, !Catch::Contains("- `hit`"));
+  const std::string text = validation_table_text(report);
+  CHECK_THAT(text, Catch::Contains("Accuracy without correction") && Catch::Contains("all devices"));
+}
