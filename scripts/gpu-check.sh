@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # On the GPU machine: build for Hopper, run the GPU tests and the benches, print a short
 # table last. Full logs go under $OUT (or ./gpu-check-out when OUT is unset).
-# Usage: scripts/gpu-check.sh [step...]   steps: build tests profiler (default: all)
+# Usage: scripts/gpu-check.sh [step...]   steps: build tests profiler bench (default: all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-check-out}
 mkdir -p "$OUT"
 steps=("$@")
-((${#steps[@]})) || steps=(build tests profiler)
+((${#steps[@]})) || steps=(build tests profiler bench)
 summary=()
 
 step_build() {
@@ -27,6 +27,19 @@ step_profiler() {
   profiler/scripts/gpu-profiler-check.sh build-gpu "$OUT/profiler" >"$OUT/profiler/check.log" 2>&1
   local status=$?
   summary+=("profiler|$([[ $status == 0 ]] && echo ok || echo FAILED, see profiler/check.log)")
+  return $status
+}
+
+# The full micro-benchmark suite (roofcast bench): profile, CSV and report under $OUT/bench.
+step_bench() {
+  mkdir -p "$OUT/bench"
+  build-gpu/bin/roofcast bench --output "$OUT/bench/device.json" >"$OUT/bench/bench.log" 2>&1
+  local status=$?
+  if [[ $status == 0 ]]; then
+    while IFS= read -r row; do summary+=("$row"); done < <(microbench/scripts/bench_headlines.py "$OUT/bench/device.json")
+  else
+    summary+=("bench|FAILED, see bench/bench.log: $(tail -1 "$OUT/bench/bench.log")")
+  fi
   return $status
 }
 

@@ -1,0 +1,78 @@
+// `roofcast bench` runs the companion program roofcast-bench (built only where a CUDA or HIP
+// compiler was found) from the folder this roofcast binary lives in, with the same arguments.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "commands/commands.hpp"
+#include "roofcast/formats/input_error.hpp"
+
+namespace roofcast {
+
+namespace {
+
+struct BenchOptions {
+  int device = 0;
+  bool quick = false;
+  std::string output, csv, report, name;
+};
+
+std::filesystem::path own_folder() {
+  std::error_code error;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::filesystem::current_path() : self.parent_path();
+}
+
+// The companion beside this binary: the CUDA build, else the HIP build.
+std::filesystem::path find_companion() {
+  const auto folder = own_folder();
+  for (const char* name : {"roofcast-bench", "roofcast-bench-hip"}) {
+    const auto candidate = folder / name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  throw InputError(fmt::format("bench: roofcast-bench was not built (no CUDA or HIP compiler when roofcast was "
+                               "configured); expected it in {}",
+                               folder.string()));
+}
+
+[[noreturn]] void run_bench(const BenchOptions& options) {
+  const auto companion = find_companion();
+  std::vector<std::string> arguments = {companion.string(), "--device", std::to_string(options.device), "--output",
+                                        options.output};
+  if (options.quick) arguments.push_back("--quick");
+  for (const auto& [flag, value] : {std::pair{"--csv", options.csv}, std::pair{"--report", options.report},
+                                    std::pair{"--name", options.name}}) {
+    if (value.empty()) continue;
+    arguments.push_back(flag);
+    arguments.push_back(value);
+  }
+  std::vector<char*> argv;
+  for (auto& argument : arguments) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+  ::setenv("ROOFCAST_INVOKED_AS", "roofcast bench", 1);
+  ::execv(companion.c_str(), argv.data());
+  throw InputError(fmt::format("bench: cannot run {}: {}", companion.string(), std::strerror(errno)));
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto options = std::make_shared<BenchOptions>();
+  CLI::App* command =
+      app.add_subcommand("bench", "Characterize this machine's GPU with micro-benchmarks; write its device profile");
+  command->add_option("--device", options->device, "GPU index")->check(CLI::NonNegativeNumber);
+  command->add_flag("--quick", options->quick, "Smaller buffers, shorter launches, fewer roofline points");
+  command->add_option("--output", options->output, "Device profile to write (JSON)")->required();
+  command->add_option("--csv", options->csv, "Long-format CSV of every point (default: OUTPUT with .csv)");
+  command->add_option("--report", options->report, "Markdown report (default: OUTPUT with .md)");
+  command->add_option("--name", options->name, "The profile's device name (default: the GPU's name)");
+  command->callback([options] { run_bench(*options); });
+}
+
+}  // namespace roofcast

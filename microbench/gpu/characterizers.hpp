@@ -1,0 +1,44 @@
+#pragma once
+// Each characterizer measures one family of device parameters (see docs/bench.md).
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "context.hpp"
+#include "roofcast/microbench/suite_result.hpp"
+
+namespace roofcast::gpu {
+
+using microbench::Measurement;
+using microbench::SweepPoint;
+
+// FP32/FP64/half2 FMA chains, int32 multiply-add, int32 add.
+std::vector<Measurement> characterize_compute(const Context& context);
+// Conflict-free shared-memory loads and stores of 32, 64 and 128 bits.
+std::vector<Measurement> characterize_shared_memory(const Context& context);
+// WMMA fp16 and bf16 with fp32 accumulation (CUDA only).
+std::vector<Measurement> characterize_tensor_cores(const Context& context);
+// L1 and L2 read bandwidth.
+std::vector<Measurement> characterize_caches(const Context& context);
+// DRAM read-only, write-only and copy kernels, and the runtime's device-to-device copy.
+std::vector<Measurement> characterize_dram(const Context& context);
+// Empty-kernel launch rate and the time of one tiny kernel.
+std::vector<Measurement> characterize_launch(const Context& context);
+// Rates measured earlier, used to size each sweep point's launch to about target_ms.
+struct RooflineRates {
+  double dram_gbps = 0;
+  double fp32_gflops = 0;
+  double fp64_gflops = 0;
+  double half2_gflops = 0;
+  double int32_mad_giops = 0;
+};
+// The mixbench roofline sweep; `progress` is called after each point.
+std::vector<SweepPoint> characterize_roofline(const Context& context, const RooflineRates& rates,
+                                              const std::function<void()>& progress);
+int roofline_point_count(const Context& context);
+
+// Distinct SM ids seen running blocks of a kernel that fills the device.
+int count_running_sms(const Context& context);
+
+}  // namespace roofcast::gpu

@@ -1,0 +1,117 @@
+#include "roofcast/microbench/suite.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+
+#include "characterizers.hpp"
+#include "device_query.hpp"
+#include "nvml_clocks.hpp"
+#include "roofcast/microbench/peak_table.hpp"
+
+namespace roofcast::microbench {
+
+namespace {
+
+double median_or_zero(const std::vector<double>& samples) { return samples.empty() ? 0 : summarize(samples).median; }
+
+double value_of(const SuiteResult& result, const std::string& key) {
+  const Measurement* m = result.find(key);
+  return m ? m->value.median : 0;
+}
+
+}  // namespace
+
+const char* backend_name() { return ROOFCAST_BACKEND_NAME; }
+
+SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progress) {
+  using namespace roofcast::gpu;
+  const auto started = std::chrono::steady_clock::now();
+  int devices = 0;
+  const Error status = device_count(&devices);
+  if (status != kSuccess || devices == 0)
+    throw GpuError(fmt::format("no {} GPU available ({})", ROOFCAST_BACKEND_NAME,
+                               status != kSuccess ? error_string(status) : "0 devices"));
+  if (options.device < 0 || options.device >= devices)
+    throw GpuError(fmt::format("--device {}: this machine has {} GPU(s) (0 to {})", options.device, devices,
+                               devices - 1));
+  ROOFCAST_GPU_CHECK(set_device(options.device));
+
+  SuiteResult result;
+  result.quick = options.quick;
+  result.device = query_device(options.device);
+
+  Context context;
+  context.device = options.device;
+  context.sm_count = result.device.sm_count;
+  context.warp_size = result.device.warp_size;
+  context.compute_major = compute_capability_major(options.device);
+  context.l2_bytes = static_cast<size_t>(result.device.l2_bytes);
+  size_t free = 0, total = 0;
+  ROOFCAST_GPU_CHECK(mem_get_info(&free, &total));
+  context.free_bytes = free;
+  context.quick = options.quick;
+  context.policy = {options.quick ? 1 : 2, options.quick ? 10 : 15};
+  context.target_ms = options.quick ? 1.0 : 3.0;
+
+  NvmlClockSampler nvml(result.device.pci_bus_id);
+
+  const int sweep_points = roofline_point_count(context);
+  const int total_steps = 7 + sweep_points;
+  int done = 0;
+  auto step = [&](const std::string& name) { progress(done++, total_steps, name); };
+  auto append = [&](std::vector<Measurement> more) {
+    result.measurements.insert(result.measurements.end(), more.begin(), more.end());
+  };
+
+  step("SMs in use");
+  result.device.sm_count_observed = count_running_sms(context);
+  step("FP32/FP64/half2/INT32 arithmetic");
+  append(characterize_compute(context));
+  step("shared memory");
+  append(characterize_shared_memory(context));
+  step("tensor cores");
+  append(characterize_tensor_cores(context));
+  step("L1 and L2");
+  append(characterize_caches(context));
+  step("DRAM read/write/copy");
+  append(characterize_dram(context));
+  step("launch overhead");
+  append(characterize_launch(context));
+
+  RooflineRates rates;
+  rates.dram_gbps = value_of(result, "dram_read_gbps");
+  rates.fp32_gflops = value_of(result, "fp32_gflops");
+  rates.fp64_gflops = value_of(result, "fp64_gflops");
+  rates.half2_gflops = value_of(result, "half2_gflops");
+  rates.int32_mad_giops = value_of(result, "int32_mad_giops");
+  int point = 0;
+  progress(done, total_steps, "roofline sweep");
+  result.sweep = characterize_roofline(context, rates, [&] {
+    ++point;
+    progress(++done, total_steps, fmt::format("roofline sweep ({}/{})", point, sweep_points));
+  });
+
+  nvml.stop();
+  std::vector<double> in_kernel;
+  for (const auto& m : result.measurements)
+    if (m.sm_clock_mhz > 0) in_kernel.push_back(m.sm_clock_mhz);
+  result.clocks.sm_clock_mhz_in_kernel = median_or_zero(in_kernel);
+  result.clocks.nvml_available = nvml.available();
+  result.clocks.nvml_problem = nvml.problem();
+  if (nvml.available()) {
+    const auto sm = nvml.sm_clock_samples(), memory = nvml.memory_clock_samples();
+    if (!sm.empty()) result.clocks.nvml_sm_clock_mhz = summarize(sm);
+    if (!memory.empty()) result.clocks.nvml_memory_clock_mhz = summarize(memory);
+    result.clocks.nvml_max_sm_clock_mhz = nvml.max_sm_clock_mhz();
+    result.clocks.nvml_max_memory_clock_mhz = nvml.max_memory_clock_mhz();
+    if (!nvml.driver_version().empty())
+      result.device.driver_version = fmt::format("{} ({})", nvml.driver_version(), result.device.driver_version);
+  }
+  apply_theoretical_peaks(result);
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  progress(total_steps, total_steps, "done");
+  return result;
+}
+
+}  // namespace roofcast::microbench

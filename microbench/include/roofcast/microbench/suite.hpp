@@ -1,0 +1,27 @@
+#pragma once
+// Runs every characterizer on one GPU. Implemented by the CUDA and the HIP build of
+// microbench/gpu; callers need no GPU headers.
+
+#include <functional>
+#include <string>
+
+#include "roofcast/microbench/suite_result.hpp"
+
+namespace roofcast::microbench {
+
+struct SuiteOptions {
+  int device = 0;
+  bool quick = false;  // smaller buffers, shorter launches, fewer sweep points
+};
+
+// Called before each step and once at the end (done == total).
+using ProgressCallback = std::function<void(int done, int total, const std::string& step)>;
+
+// Throws std::runtime_error naming the call or kernel at fault (no GPU, a failed runtime
+// call, a kernel whose outputs are wrong).
+SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progress);
+
+// The backend this build runs on: "cuda" or "hip".
+const char* backend_name();
+
+}  // namespace roofcast::microbench

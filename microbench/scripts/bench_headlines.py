@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Prints the headline numbers of a roofcast device profile as `label|value` rows, for the
+summary table of scripts/gpu-check.sh. Usage: bench_headlines.py DEVICE.json"""
+import json
+import sys
+
+
+def main(path):
+    with open(path) as f:
+        profile = json.load(f)
+    fraction = profile.get("fraction_of_theoretical", {})
+    throughput = profile["throughput"]
+
+    def percent(key):
+        return f"{100 * fraction[key]:.1f} %" if key in fraction else "n/a"
+
+    def gbps(key):
+        return f"{throughput[key]:.0f}" if key in throughput else "n/a"
+
+    clocks = profile.get("clocks", {})
+    device = profile.get("device", {})
+    print(f"bench device|{device.get('name', '?')}, {device.get('sm_count', '?')} SMs, "
+          f"{clocks.get('sm_clock_mhz_in_kernel', 0):.0f} MHz in kernels")
+    print(f"bench fp32/fp64/half2 FMA|{percent('fp32_gflops')} / {percent('fp64_gflops')} / "
+          f"{percent('half2_gflops')} of theoretical")
+    memcpy = throughput.get("memcpy_d2d_gbps", 0)
+    below = [k for k in ("dram_read_gbps", "dram_write_gbps", "dram_copy_gbps") if throughput.get(k, 0) < memcpy]
+    print(f"bench DRAM read/write/copy|{gbps('dram_read_gbps')} / {gbps('dram_write_gbps')} / "
+          f"{gbps('dram_copy_gbps')} GB/s vs memcpy D2D {memcpy:.0f} GB/s"
+          f"{' (below memcpy: ' + ', '.join(below) + ')' if below else ''}")
+    sweep = profile.get("roofline_sweep", [])
+    dips, last = [], {}
+    for point in sweep:
+        left = last.get(point["precision"])
+        if left and point["gops"] < 0.97 * left["gops"]:
+            dips.append(f"{point['precision']}@{point['iterations']:g}")
+        last[point["precision"]] = point
+    print(f"bench roofline sweep|{len(sweep)} points, " + (f"dips: {' '.join(dips)}" if dips else "monotonic"))
+    print(f"bench wall time|{profile['provenance']['wall_seconds']:.1f} s")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

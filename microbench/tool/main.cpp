@@ -1,0 +1,152 @@
+// roofcast-bench: characterizes one GPU and writes its device profile (JSON), a long-format
+// CSV of every point and a markdown report. `roofcast bench` runs this program.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include "output/table.hpp"
+#include "roofcast/formats/files.hpp"
+#include "roofcast/formats/profile_json.hpp"
+#include "roofcast/microbench/report.hpp"
+#include "roofcast/microbench/suite.hpp"
+
+namespace {
+
+using namespace roofcast;
+using namespace roofcast::microbench;
+
+struct Options {
+  int device = 0;
+  bool quick = false;
+  std::string output;
+  std::string csv;
+  std::string report;
+  std::string name;
+};
+
+std::filesystem::path with_extension(const std::string& path, const char* extension) {
+  std::filesystem::path p(path);
+  p.replace_extension(extension);
+  return p;
+}
+
+// A bar redrawn in place on a terminal; one line per step when stderr is a file or pipe.
+class ProgressBar {
+ public:
+  ProgressBar() : terminal_(::isatty(2)) {}
+  void update(int done, int total, const std::string& step) {
+    constexpr int kWidth = 30;
+    const int filled = total ? done * kWidth / total : kWidth;
+    const std::string line = fmt::format("[{}{}] {:3d}% {}", std::string(filled, '#'), std::string(kWidth - filled, '.'),
+                                         total ? 100 * done / total : 100, step);
+    if (terminal_) {
+      std::cerr << "\r\033[K" << line << (done == total ? "\n" : "") << std::flush;
+    } else if (step.rfind("roofline sweep (", 0) != 0 || done % 8 == 0 || done == total) {
+      std::cerr << line << "\n";
+    }
+  }
+
+ private:
+  bool terminal_;
+};
+
+std::string command_line(int argc, char** argv) {
+  const char* invoked_as = std::getenv("ROOFCAST_INVOKED_AS");
+  std::string command = invoked_as ? invoked_as : "roofcast-bench";
+  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+  return command;
+}
+
+std::string format_value(double value) {
+  return value >= 100 ? fmt::format("{:.0f}", value) : fmt::format("{:.2f}", value);
+}
+
+void print_summary(const SuiteResult& result, const Provenance& provenance, const Options& options) {
+  Table table;
+  table.columns = {{"quantity", false}, {"unit", false}, {"measured"}, {"theoretical"}, {"%"}};
+  for (const auto& row : summary_rows(result)) {
+    const bool latency = row.unit == "us";
+    table.add_row({row.label, row.unit, format_value(row.measured),
+                   row.theoretical ? format_value(*row.theoretical) : "-",
+                   row.percent() && !latency ? fmt::format("{:.1f}", *row.percent()) : "-"});
+  }
+  const DeviceInfo& d = result.device;
+  std::cout << fmt::format("\n{} ({}, {}): {} SMs reported, {} observed; SM clock {:.0f} MHz measured in kernels\n\n",
+                           d.name, d.backend, d.arch, d.sm_count, d.sm_count_observed,
+                           result.clocks.sm_clock_mhz_in_kernel);
+  std::cout << render_text(table);
+  const auto dips = sweep_dips(result.sweep, 0.03);
+  std::cout << fmt::format("\nRoofline sweep: {} points, {}\n", result.sweep.size(),
+                           dips.empty() ? "every curve monotonic within 3 %"
+                                        : fmt::format("dips: {}", fmt::join(dips, "; ")));
+  std::cout << fmt::format("All results verified on the host. Suite wall time {:.1f} s.\n", result.wall_seconds);
+  std::cout << fmt::format("Wrote {} (device profile \"{}\"), {} and {}\n", options.output, provenance.profile_name,
+                           options.csv, options.report);
+}
+
+// Fails before the suite runs, not after, when an output cannot be written.
+void check_writable(const std::string& path) {
+  const std::filesystem::path folder = std::filesystem::path(path).has_parent_path()
+                                           ? std::filesystem::path(path).parent_path()
+                                           : std::filesystem::path(".");
+  if (!std::filesystem::is_directory(folder) || ::access(folder.c_str(), W_OK) != 0)
+    throw std::runtime_error(fmt::format("{}: cannot write there (folder {} missing or read-only)", path,
+                                         folder.string()));
+}
+
+int run(const Options& options, int argc, char** argv) {
+  for (const auto& path : {options.output, options.csv, options.report}) check_writable(path);
+  ProgressBar bar;
+  const SuiteResult result =
+      run_suite({options.device, options.quick}, [&](int done, int total, const std::string& step) {
+        bar.update(done, total, step);
+      });
+
+  Provenance provenance;
+  provenance.profile_name = options.name;
+  if (provenance.profile_name.empty()) {
+    provenance.profile_name = result.device.name;
+    if (!result.device.mps_active_thread_percentage.empty())
+      provenance.profile_name += fmt::format(" (MPS {}%)", result.device.mps_active_thread_percentage);
+  }
+  provenance.command = command_line(argc, argv);
+  provenance.date_utc = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::now()));
+  provenance.roofcast_version = ROOFCAST_VERSION;
+
+  const std::string json = device_profile_json(result, provenance).dump(2) + "\n";
+  parse_device_profile(json, options.output);  // what we write must read back
+  write_file_atomically(options.output, json);
+  write_file_atomically(options.csv, measurements_csv(result));
+  write_file_atomically(options.report, markdown_report(result, provenance));
+  print_summary(result, provenance, options);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"roofcast-bench: characterize a GPU with micro-benchmarks and write its device profile"};
+  Options options;
+  app.add_option("--device", options.device, "GPU index")->check(CLI::NonNegativeNumber);
+  app.add_flag("--quick", options.quick, "Smaller buffers, shorter launches, fewer roofline points");
+  app.add_option("--output", options.output, "Device profile to write (JSON)")->required();
+  app.add_option("--csv", options.csv, "Long-format CSV of every point (default: OUTPUT with .csv)");
+  app.add_option("--report", options.report, "Markdown report (default: OUTPUT with .md)");
+  app.add_option("--name", options.name, "The profile's device name (default: the GPU's name)");
+  CLI11_PARSE(app, argc, argv);
+  if (options.csv.empty()) options.csv = with_extension(options.output, ".csv").string();
+  if (options.report.empty()) options.report = with_extension(options.output, ".md").string();
+  try {
+    return run(options, argc, argv);
+  } catch (const std::exception& error) {
+    std::cerr << "roofcast-bench: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,60 @@
+// Runs `roofcast bench --quick` on the GPU and checks that the results are sane and verified.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "roofcast/formats/files.hpp"
+#include "roofcast/formats/profile_json.hpp"
+#include "run_command.hpp"
+
+TEST_CASE("roofcast bench --quick characterizes this GPU") {
+  const auto folder = std::filesystem::temp_directory_path() / "roofcast-bench-gpu-test";
+  std::filesystem::create_directories(folder);
+  const std::string output = (folder / "device.json").string();
+  const auto result = roofcast::testing::run_roofcast({"bench", "--quick", "--output", output, "--name", "gpu-test"});
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+
+  const std::string text = roofcast::read_text_file(output);
+  const auto profile = roofcast::parse_device_profile(text, output);
+  const auto json = nlohmann::json::parse(text);
+  CHECK(profile.name == "gpu-test");
+  CHECK(profile.sm_count > 0);
+
+  // Every measurement's outputs were checked on the host.
+  for (const auto& [key, m] : json.at("measurements").items()) {
+    INFO(key);
+    CHECK(m.at("verified") == (key != "launch_overhead_us"));
+  }
+  // Compute peaks near the architecture's theoretical rate at the measured clock.
+  const auto& fraction = json.at("fraction_of_theoretical");
+  for (const char* key : {"fp32_gflops", "fp64_gflops", "half2_gflops"}) {
+    if (!fraction.contains(key)) continue;  // architecture not in the table
+    INFO(key);
+    CHECK(fraction.at(key).get<double>() > 0.8);
+    CHECK(fraction.at(key).get<double>() < 1.02);
+  }
+  // DRAM: far above nothing, below the bus's theoretical rate.
+  for (const char* key : {"dram_read_gbps", "dram_write_gbps", "dram_copy_gbps"}) {
+    INFO(key);
+    CHECK(fraction.at(key).get<double>() > 0.5);
+    CHECK(fraction.at(key).get<double>() < 1.0);
+  }
+  CHECK(json.at("clocks").at("sm_clock_mhz_in_kernel").get<double>() > 100);
+  CHECK(json.at("device").at("sm_count_observed").get<int>() > 0);
+  CHECK(json.at("provenance").at("wall_seconds").get<double>() < 60);
+
+  // Every sweep point verified; compute-bound fp32 reaches most of the FP32 peak.
+  double best_fp32 = 0;
+  for (const auto& p : json.at("roofline_sweep")) {
+    CHECK(p.at("verified") == true);
+    if (p.at("precision") == "fp32") best_fp32 = std::max(best_fp32, p.at("gops").get<double>());
+  }
+  CHECK(best_fp32 > 0.7 * profile.throughput.fp32_gflops);
+
+  CHECK(std::filesystem::file_size(folder / "device.csv") > 1000);
+  CHECK(std::filesystem::file_size(folder / "device.md") > 1000);
+  std::filesystem::remove_all(folder);
+}
