@@ -67,7 +67,10 @@ void list_metrics(const ProfileOptions& options) {
                                       options.metric_set};
   if (!options.chip.empty()) command.insert(command.end(), {"--chip", options.chip});
   if (options.device >= 0) command.insert(command.end(), {"--device", std::to_string(options.device)});
-  exit_with(run_application(command, {}).exit_code);
+  const AppExit result = run_application(command, {});
+  if (result.signaled)
+    std::cerr << fmt::format("roofcast profile: {} was killed by signal {}\n", command[0], result.signal);
+  exit_with(result.exit_code);
 }
 
 std::string utc_now() {

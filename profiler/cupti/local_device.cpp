@@ -24,6 +24,7 @@ struct Driver {
   CUresult (*get_name)(char*, int, CUdevice);
   CUresult (*retain)(CUcontext*, CUdevice);
   CUresult (*release)(CUdevice);
+  CUresult (*set_current)(CUcontext);
   CUresult (*error_string)(CUresult, const char**);
 };
 
@@ -45,6 +46,7 @@ const Driver& driver() {
     bind(library, "cuDevicePrimaryCtxRetain", d.retain);
     bind(library, "cuDevicePrimaryCtxRelease_v2", d.release);
     bind(library, "cuGetErrorString", d.error_string);
+    bind(library, "cuCtxSetCurrent", d.set_current);
     return d;
   }();
   return loaded;
@@ -76,15 +78,15 @@ LocalDevice open_local_device(int index) {
   check_driver(driver().get_name(name, sizeof name, handle), "cuDeviceGetName");
   device.name = name;
 
+  CUcontext context;
+  check_driver(driver().retain(&context, handle), "cuDevicePrimaryCtxRetain");
+  check_driver(driver().set_current(context), "cuCtxSetCurrent");
+  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  check_cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
   CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
   chip.deviceIndex = static_cast<size_t>(index);
   check_cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
   device.chip = chip.pChipName;
-
-  CUcontext context;
-  check_driver(driver().retain(&context, handle), "cuDevicePrimaryCtxRetain");
-  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-  check_cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
   CUpti_Profiler_GetCounterAvailability_Params availability{CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE};
   availability.ctx = context;
   check_cupti(cuptiProfilerGetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");

@@ -28,7 +28,7 @@ $T "$BIN/roofcast" profile --list-metrics >"$R/list-metrics.txt" 2>&1 && note "l
 # 1. Our test program: profile, then ncu with the same metrics, then compare.
 $T "$BIN/roofcast" profile --per-launch --records-dir "$R/testapp-records" -o "$R/testapp-profile.json" -- "$APP" >"$R/testapp-profile.log" 2>&1
 note "profile test app" "$([[ $? == 0 ]] && echo ok || echo FAILED): $(tail -1 "$R/testapp-profile.log")"
-METRICS=$(python3 -c "import json,sys; print(','.join(json.load(open(sys.argv[1]))['collector']['metrics']))" "$R/testapp-profile.json" 2>/dev/null)
+METRICS=$("$BIN/roofcast" profile --list-metrics --metrics full --chip GH100 | awk '/__/{print $1}' | paste -sd,)
 for cache in all none; do
   $T ncu --metrics "$METRICS" --cache-control $cache -f -o "$R/testapp-ncu-$cache" "$APP" >"$R/testapp-ncu-$cache.log" 2>&1
   ncu_csv "$R/testapp-ncu-$cache.ncu-rep" "$R/testapp-ncu-$cache.csv"

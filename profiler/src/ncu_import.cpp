@@ -56,6 +56,15 @@ bool summable(const std::string& metric) {
   return metric.ends_with(".sum");
 }
 
+// Counter columns look like unit__counter.rollup; ncu adds launch and device attributes
+// (launch__*, device__attribute_*) and its own derived values, which are not counters.
+bool is_counter_column(const std::string& column) {
+  if (column.find("__") == std::string::npos || column.find('.') == std::string::npos) return false;
+  for (const char* prefix : {"launch__", "device__", "derived__", "profiler__", "c2clink__", "nvlink__", "numa__"})
+    if (column.starts_with(prefix)) return false;
+  return true;
+}
+
 struct KernelRows {
   std::string name;
   int invocations = 0;
@@ -91,13 +100,14 @@ nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, 
   // Metric columns: everything after the launch-description columns, named like unit__counter.
   std::vector<size_t> metric_columns;
   for (size_t i = 0; i < header.size(); ++i)
-    if (header[i].find("__") != std::string::npos) metric_columns.push_back(i);
+    if (is_counter_column(header[i])) metric_columns.push_back(i);
   if (metric_columns.empty()) throw InputError(fmt::format("{}:{}: the CSV has no metric columns", source, number));
 
   std::vector<std::string> units(header.size());
   std::vector<KernelRows> kernels;
   std::map<std::string, size_t> position;
   std::string device_column_name;
+  const auto display_name = column.find("device__attribute_display_name");
   while (std::getline(in, line)) {
     ++number;
     if (line.empty() || line.rfind("==", 0) == 0) continue;
@@ -113,14 +123,11 @@ nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, 
     if (added) kernels.push_back(KernelRows{name, 0, 0, false, {}, {}});
     KernelRows& kernel = kernels[it->second];
     ++kernel.invocations;
+    if (display_name != column.end() && device_column_name.empty()) device_column_name = fields[display_name->second];
     for (size_t i : metric_columns) {
       const std::string& metric = header[i];
       const std::optional<double> value = parse_number(fields[i]);
-      if (!value) {
-        if (metric.starts_with("device__attribute_display_name") && device_column_name.empty())
-          device_column_name = fields[i];
-        continue;
-      }
+      if (!value) continue;
       if (metric == "gpu__time_duration.sum" && is_time_unit(units[i])) {
         kernel.duration_ms += *value * unit_factor(units[i]);
         kernel.has_duration = true;

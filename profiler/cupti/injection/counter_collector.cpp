@@ -19,8 +19,6 @@ CounterCollector::CounterCollector(RecordWriter& writer, std::vector<std::string
   // Kept as a switch for diagnosis: whether SetConfig is repeated after each counter-data reset.
   if (const char* value = std::getenv("ROOFCAST_PROFILE_RECONFIGURE"); value && std::strcmp(value, "0") == 0)
     reconfigure_after_reset_ = false;
-  CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-  check_cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
 }
 
 CounterCollector::~CounterCollector() = default;  // contexts are released by the driver at exit
@@ -28,6 +26,11 @@ CounterCollector::~CounterCollector() = default;  // contexts are released by th
 CounterCollector::DeviceConfig& CounterCollector::config_for(CUcontext context, int device) {
   auto found = devices_.find(device);
   if (found != devices_.end()) return found->second;
+  if (!profiler_initialized_) {  // needs an initialized driver: not possible during InitializeInjection
+    CUpti_Profiler_Initialize_Params init{CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+    check_cupti(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
+    profiler_initialized_ = true;
+  }
   CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
   chip.deviceIndex = static_cast<size_t>(device);
   check_cupti(cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
@@ -112,6 +115,17 @@ void CounterCollector::disable(CUcontext context) {
 void CounterCollector::release(CUcontext context) { disable(context); }
 
 void CounterCollector::begin(CUcontext context, int device) {
+  try {
+    start(context, device);
+  } catch (const CuptiError&) {
+    // Once more from a fresh Range Profiler session on this context before giving up.
+    if (contexts_.find(context) == contexts_.end()) throw;
+    disable(context);
+    start(context, device);
+  }
+}
+
+void CounterCollector::start(CUcontext context, int device) {
   ContextProfiler& profiler = enable(context, device);
   if (profiler.needs_reset) {
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{

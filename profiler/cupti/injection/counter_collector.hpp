@@ -42,12 +42,14 @@ class CounterCollector {
   DeviceConfig& config_for(CUcontext context, int device);
   ContextProfiler& enable(CUcontext context, int device);
   void configure(ContextProfiler& profiler);
+  void start(CUcontext context, int device);
   void disable(CUcontext context);
 
   RecordWriter& writer_;
   std::vector<std::string> metrics_;
   std::vector<const char*> metric_pointers_;
   bool reconfigure_after_reset_ = true;
+  bool profiler_initialized_ = false;
   std::map<int, DeviceConfig> devices_;
   std::map<CUcontext, ContextProfiler> contexts_;
   CUcontext active_ = nullptr;  // the Range Profiler runs on one context at a time
