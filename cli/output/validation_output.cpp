@@ -62,9 +62,11 @@ std::string markdown_cell(std::string text) {
   return out;
 }
 
-std::string markdown_table(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows) {
+// The first `text_columns` columns hold names (left-aligned), the rest numbers.
+std::string markdown_table(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows,
+                           size_t text_columns) {
   std::string out = "| " + fmt::format("{}", fmt::join(headers, " | ")) + " |\n|";
-  for (size_t i = 0; i < headers.size(); ++i) out += i == 0 ? " --- |" : " ---: |";
+  for (size_t i = 0; i < headers.size(); ++i) out += i < text_columns ? " --- |" : " ---: |";
   out += "\n";
   for (const auto& row : rows) {
     std::vector<std::string> cells;
@@ -143,12 +145,12 @@ std::string validation_markdown(const ValidationReport& report, const Validation
     summary_rows(report, corrected, [&](std::vector<std::string> row) { rows.push_back(std::move(row)); });
     out += corrected ? "## Accuracy with the utilization correction\n\n" : "## Accuracy\n\n";
     out += rows.empty() ? "None: no reference-device profile or no measured times on it.\n\n"
-                        : markdown_table(kSummaryHeaders, rows) + "\n";
+                        : markdown_table(kSummaryHeaders, rows, 1) + "\n";
   }
 
   std::vector<std::vector<std::string>> rows;
   for (const auto& e : report.entries) rows.push_back(entry_cells(e, kMarkdownNameWidth));
-  out += "## Every prediction\n\n" + markdown_table(kEntryHeaders, rows) + "\n";
+  out += "## Every prediction\n\n" + markdown_table(kEntryHeaders, rows, 3) + "\n";
 
   out += fmt::format("## Predictions that miss by more than {:.0f} %\n\n", 100 * kMissThreshold);
   int misses = 0;
