@@ -166,3 +166,16 @@ TEST_CASE("a profile's own time on its reference device counts under any spellin
   CHECK(result.entries[0].measured_ms == Approx(12.5));
   CHECK(*result.entries[0].E_util == Approx(1.25));
 }
+
+TEST_CASE("a kernel the model sees no work in is left out with a note, not scored") {
+  auto idle = memory_kernel("idle");
+  auto& p = std::get<KernelParameters>(idle.description);
+  p.W_comp = 0;
+  p.W_traf = 0;
+  idle.measured_ms_by_device = {{"A", 0.01}};
+  const std::vector<DeviceProfile> devices = {device("A", 100)};
+  const auto result = join_predictions_with_measurements({profile("p.json", {idle})}, devices, {}, nullptr);
+  CHECK(result.entries.empty());
+  REQUIRE(result.notes.size() == 1);
+  CHECK_THAT(result.notes[0], Catch::StartsWith("idle on A: predicted 0.000000 ms"));
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -178,6 +179,11 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
       if (!p.measured_ms || (has_runs && !index.find(p.device, p.kernel))) {
         if (!options.allow_missing) throw InputError(missing_message(index, sourced, p.kernel, p.device));
         result.skipped.push_back(p.kernel + " on " + p.device);
+        continue;
+      }
+      if (!(p.thesis.predicted_ms > 0) || !std::isfinite(p.thesis.predicted_ms)) {
+        result.notes.push_back(p.kernel + " on " + p.device + ": predicted " + std::to_string(p.thesis.predicted_ms) +
+                               " ms, the model counts no work for it: left out");
         continue;
       }
       const auto& record = *std::find_if(profile.kernels.begin(), profile.kernels.end(),

@@ -47,7 +47,8 @@ bool same_device_name(const std::string& a, const std::string& b);
 // not list is missing), or, on a device with no runs, from the profile's own measured
 // times (measured_ms_by_device, or measured_ms on its reference device). A run with a different invocation count is rescaled to the
 // profile's (same mean time per launch). With `reference` (the profiles' reference device),
-// adds the utilization correction. Throws InputError naming the file and kernel at fault.
+// adds the utilization correction. A prediction that is no positive time (a kernel with no
+// counted work) is left out with a note. Throws InputError naming the file and kernel at fault.
 JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>& profiles,
                                               const std::vector<DeviceProfile>& devices,
                                               const std::vector<MeasuredRun>& runs, const DeviceProfile* reference,
