@@ -60,7 +60,11 @@ def main():
     if not torch.cuda.is_available():
         sys.exit("error: PyTorch sees no CUDA GPU")
     torch.seed()  # fresh random inputs on every run
-    torch.backends.cuda.matmul.allow_tf32 = False  # FP32 means FP32 FMAs, not TF32 tensor cores
+    # FP32 means FP32 FMAs, not TF32 tensor cores (PyTorch's default; newer versions spell it differently).
+    if hasattr(torch.backends.cuda.matmul, "fp32_precision"):
+        torch.backends.cuda.matmul.fp32_precision = "ieee"
+    else:
+        torch.backends.cuda.matmul.allow_tf32 = False
     dev = torch.device("cuda")
     n = 1024 if args.small else 4096            # matrix side
     elements = (1 << 20) if args.small else (1 << 26)

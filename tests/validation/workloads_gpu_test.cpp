@@ -16,9 +16,7 @@ struct Run {
   std::string output;
 };
 
-Run run_workload(const std::string& workload) {
-  const std::string command = std::string(ROOFCAST_BINARY_DIR) + "/roofcast-workload-" + workload +
-                              " --small --warmups 1 --repeats 3 2>&1";
+Run run_shell(const std::string& command) {
   Run run;
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
@@ -27,6 +25,11 @@ Run run_workload(const std::string& workload) {
   const int status = ::pclose(pipe);
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return run;
+}
+
+Run run_workload(const std::string& workload) {
+  return run_shell(std::string(ROOFCAST_BINARY_DIR) + "/roofcast-workload-" + workload +
+                   " --small --warmups 1 --repeats 3 2>&1");
 }
 
 // Kernel name -> median time, from the "kernel NAME median_ms T ..." lines.
@@ -38,7 +41,8 @@ std::map<std::string, double> kernel_times(const std::string& output) {
     std::istringstream words(line);
     std::string tag, name, key;
     double median = -1;
-    if (words >> tag >> name >> key >> median && tag == "kernel" && key == "median_ms") times[name] = median;
+    if (words >> tag >> name >> key >> median && (tag == "kernel" || tag == "op") && key == "median_ms")
+      times[name] = median;
   }
   return times;
 }
@@ -69,5 +73,24 @@ TEST_CASE("each workload verifies against its host reference and times its kerne
         CHECK(times.at(kernel) > 0);
       }
     }
+  }
+}
+
+TEST_CASE("the PyTorch ops script verifies and times every op, where PyTorch is installed") {
+  if (run_shell("python3 -c 'import torch' 2>&1").exit_code != 0) {
+    WARN("python3 has no torch here: the PyTorch ops script is not checked");
+    return;
+  }
+  const Run run = run_shell("python3 " + std::string(ROOFCAST_SOURCE_DIR) +
+                            "/workloads/pytorch_ops.py --small --warmups 1 --repeats 3 2>&1");
+  INFO(run.output);
+  CHECK(run.exit_code == 0);
+  CHECK(run.output.find("FAILED") == std::string::npos);
+  const auto times = kernel_times(run.output);
+  for (const char* op : {"matmul_fp32", "matmul_bf16", "elementwise_axpb", "elementwise_gelu", "softmax", "layernorm",
+                         "sum_all", "sum_rows"}) {
+    INFO(op);
+    REQUIRE(times.contains(op));
+    CHECK(times.at(op) > 0);
   }
 }
