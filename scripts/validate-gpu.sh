@@ -17,7 +17,11 @@
 #   BENCH_ARGS   extra arguments of every bench run, e.g. --quick [none]
 #   RUN_ARGS     arguments of every workload run [--warmups 1 --repeats 3]
 #   BUILD        build folder [build-gpu-validation]
+#   DEADLINE_S   seconds after the start by which to stop benching and profiling, so that
+#                validate and the packing still run inside one 10-minute call [540]; what
+#                did not fit is listed as skipped and validated without
 set -uo pipefail
+STARTED=$(date +%s)
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=${OUT:-$ROOT/validate-gpu-out}
@@ -25,6 +29,7 @@ BUILD=${BUILD:-build-gpu-validation}
 PARTITIONS=${PARTITIONS:-"50 25"}
 BENCH_ARGS=${BENCH_ARGS:-}
 RUN_ARGS=${RUN_ARGS:-"--warmups 1 --repeats 3"}
+DEADLINE_S=${DEADLINE_S:-540}
 BIN=$ROOT/$BUILD/bin
 RUN=$ROOT/$BUILD/validation-run
 mkdir -p "$OUT" "$RUN"/{devices,profiles,measured,logs}
@@ -35,6 +40,14 @@ status=0
 
 note() { summary+=("$1|$2"); [[ $2 == ok* ]] || status=1; }
 seconds_since() { echo $(($(date +%s) - $1)); }
+# True when about `needed` seconds still fit before DEADLINE_S; else notes the item as skipped.
+fits() {
+  local left=$((STARTED + DEADLINE_S - $(date +%s)))
+  ((left >= $2)) && return 0
+  summary+=("$1|skipped: ${left} s left before DEADLINE_S=$DEADLINE_S")
+  status=1
+  return 1
+}
 
 # The programs of the corpus: name and command line. Names become file names.
 programs() {
@@ -92,9 +105,13 @@ step_build() {
 # The whole GPU: its device profile, and a kernel profile (counters + times) of each program.
 step_reference() {
   local t0 name command; t0=$(date +%s)
-  bench $BENCH_ARGS --output "$RUN/devices/full.json" >"$RUN/logs/bench-full.log" 2>&1
-  note "bench whole GPU" "$([[ $? == 0 ]] && echo "ok: $(device_name "$RUN/devices/full.json")" || echo FAILED) ($(seconds_since "$t0") s)"
+  rm -f "$RUN"/devices/full.* "$RUN"/profiles/*.json
+  if fits "bench whole GPU" 60; then
+    bench $BENCH_ARGS --output "$RUN/devices/full.json" >"$RUN/logs/bench-full.log" 2>&1
+    note "bench whole GPU" "$([[ $? == 0 ]] && echo "ok: $(device_name "$RUN/devices/full.json")" || echo FAILED) ($(seconds_since "$t0") s)"
+  fi
   while IFS='|' read -r name command; do
+    fits "profile $name" 30 || continue
     t0=$(date +%s)
     "$BIN/roofcast" profile -o "$RUN/profiles/$name.json" -- $command >"$RUN/logs/profile-$name.log" 2>&1
     local rc=$?
@@ -105,13 +122,16 @@ step_reference() {
 # Each MPS partition: its device profile, and the programs' kernel times (no counters).
 step_partitions() {
   local t0 p name command
+  rm -f "$RUN"/devices/mps* "$RUN"/measured/*.json
   start_mps || { note "MPS" "FAILED to start nvidia-cuda-mps-control"; return 1; }
   for p in $PARTITIONS; do
     export CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$p
     t0=$(date +%s)
+    fits "bench MPS $p %" 60 || continue
     bench $BENCH_ARGS --output "$RUN/devices/mps$p.json" >"$RUN/logs/bench-mps$p.log" 2>&1
     note "bench MPS $p %" "$([[ $? == 0 ]] && echo "ok: $(device_name "$RUN/devices/mps$p.json")" || echo FAILED) ($(seconds_since "$t0") s)"
     while IFS='|' read -r name command; do
+      fits "time $name, MPS $p %" 20 || continue
       t0=$(date +%s)
       "$BIN/roofcast" profile --timing-only -o "$RUN/measured/mps$p-$name.json" -- $command \
         >"$RUN/logs/measure-mps$p-$name.log" 2>&1
