@@ -34,6 +34,8 @@ for cache in all none; do
   ncu_csv "$R/testapp-ncu-$cache.ncu-rep" "$R/testapp-ncu-$cache.csv"
   python3 profiler/scripts/compare_with_ncu.py "$R/testapp-profile.json" "$R/testapp-ncu-$cache.csv" --label "test app, ncu cache-control $cache" >"$R/compare-testapp-$cache.txt" 2>&1
   note "test app vs ncu ($cache)" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-testapp-$cache.txt")"
+  python3 profiler/scripts/compare_with_ncu.py "$R/testapp-profile.json" "$R/testapp-ncu-$cache.csv" --cache-dependent report --label "test app, ncu cache-control $cache" >"$R/compare-testapp-$cache-report.txt" 2>&1
+  note "  same, DRAM/L2 reported apart" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-testapp-$cache-report.txt")"
 done
 "$BIN/roofcast" import ncu "$R/testapp-ncu-all.csv" -o "$R/testapp-imported.json" >"$R/import.log" 2>&1
 note "import ncu csv" "$([[ $? == 0 ]] && echo ok || echo FAILED): $(tail -1 "$R/import.log")"
@@ -46,6 +48,14 @@ $T ncu --metrics "$METRICS" -f -o "$R/torch-ncu" $TORCH >"$R/torch-ncu.log" 2>&1
 ncu_csv "$R/torch-ncu.ncu-rep" "$R/torch-ncu.csv"
 python3 profiler/scripts/compare_with_ncu.py "$R/torch-profile.json" "$R/torch-ncu.csv" --label "torch" >"$R/compare-torch.txt" 2>&1
 note "torch vs ncu" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-torch.txt")"
+python3 profiler/scripts/compare_with_ncu.py "$R/torch-profile.json" "$R/torch-ncu.csv" --cache-dependent report --label "torch" >"$R/compare-torch-report.txt" 2>&1
+note "  same, DRAM/L2 reported apart" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-torch-report.txt")"
+# ncu against itself (a second run): how far its own numbers move between runs.
+$T ncu --metrics "$METRICS" -f -o "$R/torch-ncu2" $TORCH >"$R/torch-ncu2.log" 2>&1
+ncu_csv "$R/torch-ncu2.ncu-rep" "$R/torch-ncu2.csv"
+"$BIN/roofcast" import ncu "$R/torch-ncu2.csv" -o "$R/torch-ncu2.json" >>"$R/import.log" 2>&1
+python3 profiler/scripts/compare_with_ncu.py "$R/torch-ncu2.json" "$R/torch-ncu.csv" --cache-dependent report --label "torch, ncu run 2 vs ncu run 1" >"$R/compare-torch-ncu-vs-ncu.txt" 2>&1
+note "torch: ncu vs ncu (noise)" "$([[ $? == 0 ]] && echo ok || echo DIFFERS): $(tail -1 "$R/compare-torch-ncu-vs-ncu.txt")"
 
 # 3. Timing only, robustness (exit(), abort(), a child process), filters.
 $T "$BIN/roofcast" profile --timing-only -o "$R/testapp-measured.json" -- "$APP" >"$R/timing-only.log" 2>&1
@@ -60,7 +70,7 @@ $T "$BIN/roofcast" profile -k stream_triad -s 1 -c 2 -o "$R/filtered.json" -- "$
 note "filters -k -s -c" "$(python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels']; sys.exit(0 if len(k)==1 and k[0]['invocations']==2 else 1)" "$R/filtered.json" 2>/dev/null && echo ok || echo FAILED)"
 
 # 4. Profile -> predict with the bench's device profile for this GPU when there is one.
-DEVICE=$(ls data/devices/*h100*.json data/devices/*H100*.json data/devices/*h200*.json 2>/dev/null | head -1)
+DEVICE=$(ls "$R"/device.json data/devices/*h100*.json data/devices/*H100*.json data/devices/*h200*.json 2>/dev/null | head -1)
 [[ -n $DEVICE ]] || DEVICE=$(ls "$OUT"/*device*.json 2>/dev/null | head -1)
 if [[ -n $DEVICE ]]; then
   "$BIN/roofcast" predict --profile "$R/testapp-profile.json" --device "$DEVICE" >"$R/predict.txt" 2>&1
@@ -75,7 +85,7 @@ THESIS=$("$BIN/roofcast" profile --list-metrics --metrics thesis --chip GH100 | 
 {
   echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
   echo "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
-  for i in 1 2; do
+  for i in 1 2 3; do
     t0=$(now); $T "$APP" >/dev/null 2>&1; t1=$(now)
     $T "$BIN/roofcast" profile --metrics thesis -o /tmp/thesis.json -- "$APP" >/dev/null 2>&1; t2=$(now)
     $T ncu --metrics "$THESIS" -f -o /tmp/thesis-ncu "$APP" >/dev/null 2>&1; t3=$(now)
@@ -83,7 +93,7 @@ THESIS=$("$BIN/roofcast" profile --list-metrics --metrics thesis --chip GH100 | 
   done
   echo "commands: roofcast profile --metrics thesis -o thesis.json -- $APP ; ncu --metrics $THESIS -o thesis-ncu $APP"
 } >"$R/walltime.txt" 2>&1
-note "wall time" "ok: $(grep 'repeat 2' "$R/walltime.txt" | sed 's/.*ratio/ratio/')"
+note "wall time" "ok: $(grep 'repeat 3' "$R/walltime.txt" | sed 's/.*ratio/ratio/')"
 
 echo
 echo "== profiler check =="

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <string>
 
 #include "roofcast/formats/files.hpp"
@@ -100,4 +101,24 @@ TEST_CASE("ncu raw CSV: launches are summed per kernel, units converted, duratio
   CHECK(c.extra.at("lts__t_bytes.sum") == 5000);                               // Kbyte -> byte
   CHECK_FALSE(c.extra.contains("gpu__time_duration.sum"));
   CHECK_THROWS_WITH(import_ncu_csv("a,b\n1,2\n", "bad.csv", ""), Catch::Contains("bad.csv") && Catch::Contains("ncu"));
+}
+
+TEST_CASE("ncu raw CSV from a real run (profiler test app on an H200) imports with exact counts") {
+  // profiler/samples/ncu-testapp-h200.csv: ncu --metrics <roofcast's full set> on
+  // roofcast-profiler-test-app, then ncu -i --csv --page raw --print-units base --print-kernel-base mangled.
+  const std::string path = kSamples + "/ncu-testapp-h200.csv";
+  const auto profile = reparse(import_ncu_csv(roofcast::read_text_file(path), path, ""));
+  CHECK(profile.reference_device == "NVIDIA H200");  // from device__attribute_display_name
+  REQUIRE(profile.kernels.size() == 6);
+  std::map<std::string, const roofcast::KernelRecord*> by_name;
+  for (const auto& kernel : profile.kernels) by_name[kernel.name] = &kernel;
+  const auto& triad = *by_name.at("_Z19stream_triad_kernelPfPKfS1_fm");
+  CHECK(triad.invocations == 4);
+  const auto& counters = std::get<KernelCounters>(triad.description);
+  // 4 launches over 2^27 floats: two 32-bit loads and one store per element, 32 per warp instruction.
+  CHECK(counters.extra.at("smsp__inst_executed_op_global_ld.sum") == 4.0 * 2 * (1 << 27) / 32);
+  CHECK(counters.extra.at("smsp__inst_executed_op_global_st.sum") == 4.0 * (1 << 27) / 32);
+  CHECK(counters.thesis.flop_count_sp_fma == 4.0 * (1 << 27));
+  CHECK_FALSE(counters.extra.contains("device__attribute_max_threads_per_block"));
+  CHECK(by_name.at("_Z15fp32_fma_kernelPfPKfi")->invocations == 3);
 }

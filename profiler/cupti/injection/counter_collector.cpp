@@ -170,6 +170,9 @@ void CounterCollector::end(CUcontext context, uint64_t index, const LaunchInfo& 
   nlohmann::json line = launch_record(launch, index);
   line["metrics"] = metrics;
   writer_.write(line);
+  // Give the counters back between launches, so that other processes of the application
+  // (children, MPI ranks) can take their turn; see the lock in injection.cpp.
+  disable(context);
 }
 
 }  // namespace roofcast::profiler

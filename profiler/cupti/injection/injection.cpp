@@ -5,6 +5,8 @@
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_target.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -41,6 +43,9 @@ struct Injection {
   std::mutex state_mutex;     // filter, device cache
   std::mutex range_mutex;     // one profiled launch at a time (held from launch entry to exit)
   std::map<CUcontext, int> device_of_context;
+  std::string folder;
+  int lock_fd = -1;           // counters.lock in the records folder, opened by this pid
+  int lock_pid = 0;
   uint64_t recorded = 0;
   bool ended = false;
 };
@@ -53,6 +58,20 @@ struct PendingLaunch {
   LaunchInfo launch;
   bool profiling;
 };
+
+// The GPU's counters serve one profiling session at a time, machine-wide: processes of one
+// application take turns, one launch at a time, through a lock file in the records folder.
+void lock_counters() {
+  if (g->lock_pid != getpid()) {  // a forked child shares the parent's open file: open its own
+    g->lock_pid = getpid();
+    g->lock_fd = open((g->folder + "/counters.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  }
+  if (g->lock_fd >= 0) flock(g->lock_fd, LOCK_EX);
+}
+
+void unlock_counters() {
+  if (g->lock_fd >= 0 && g->lock_pid == getpid()) flock(g->lock_fd, LOCK_UN);
+}
 
 const char* env(const char* name) {
   const char* value = std::getenv(name);
@@ -104,6 +123,7 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
   *data->correlationData = reinterpret_cast<uint64_t>(pending);
   g->range_mutex.lock();
   if (g->counters_failed) return;
+  lock_counters();
   try {
     g->counters->begin(data->context, pending->launch.device);
     pending->profiling = true;
@@ -126,6 +146,7 @@ void on_launch_exit(const CUpti_CallbackData* data) {
       report_error(error.what());
     }
   }
+  unlock_counters();  // harmless where this launch never took the lock
   g->range_mutex.unlock();
 }
 
@@ -221,7 +242,8 @@ int initialize() {
   const char* mode = env(protocol::kModeVariable);
   g->mode = mode ? mode : "timing";
   const char* folder = env(protocol::kOutputDirVariable);
-  g->writer = std::make_unique<RecordWriter>(folder ? folder : ".", g->mode);
+  g->folder = folder ? folder : ".";
+  g->writer = std::make_unique<RecordWriter>(g->folder, g->mode);
   try {
     g->filter = std::make_unique<LaunchFilter>(filter_from_environment());
     if (g->mode == "counters") {
