@@ -76,7 +76,7 @@ std::string markdown_table(const std::vector<std::string>& headers, const std::v
   return out;
 }
 
-std::vector<std::string> entry_cells(const ValidationEntry& e, size_t name_width) {
+std::vector<std::string> entry_cells(const ValidatedPrediction& e, size_t name_width) {
   return {shortened_kernel_name(e.kernel, name_width),
           e.device,
           to_string(e.bound),

@@ -6,13 +6,13 @@
 #include "roofcast/model/validation.hpp"
 
 using roofcast::Bound;
-using roofcast::ValidationEntry;
+using roofcast::ValidatedPrediction;
 
 namespace {
 
-ValidationEntry entry(const std::string& kernel, const std::string& device, double predicted, double measured,
+ValidatedPrediction entry(const std::string& kernel, const std::string& device, double predicted, double measured,
                       std::optional<double> corrected = std::nullopt) {
-  ValidationEntry e;
+  ValidatedPrediction e;
   e.kernel = kernel;
   e.device = device;
   e.predicted_ms = predicted;
@@ -59,7 +59,7 @@ TEST_CASE("entries give signed errors from predicted and measured times") {
 TEST_CASE("a report summarizes per device and overall, the correction without the reference device") {
   // Reference device R: errors +10 % and -20 %, corrected times exact by construction.
   // Target T: errors +50 % and -70 %, corrected errors -10 % and +30 %.
-  std::vector<ValidationEntry> entries = {entry("k1", "R", 110, 100, 100.0), entry("k2", "R", 80, 100, 100.0),
+  std::vector<ValidatedPrediction> entries = {entry("k1", "R", 110, 100, 100.0), entry("k2", "R", 80, 100, 100.0),
                                           entry("k1", "T", 150, 100, 90.0), entry("k2", "T", 30, 100, 130.0)};
   const auto report = roofcast::summarize_validation("thesis", "R", entries);
   REQUIRE(report.devices.size() == 2);

@@ -6,20 +6,20 @@
 using namespace roofcast;
 
 TEST_CASE("the validation file holds every entry and the summaries, with and without correction") {
-  ValidationEntry on_reference;
+  ValidatedPrediction on_reference;
   on_reference.kernel = "k";
   on_reference.device = "R";
   on_reference.predicted_ms = 8;
   on_reference.measured_ms = 10;
   on_reference.corrected_ms = 10;
   on_reference.bound = Bound::memory;
-  ValidationEntry on_target = on_reference;
+  ValidatedPrediction on_target = on_reference;
   on_target.device = "T";
   on_target.predicted_ms = 4;
   on_target.measured_ms = 2;
   on_target.corrected_ms = 5;
   on_target.bound = Bound::compute;
-  ValidationEntry uncorrected = on_target;
+  ValidatedPrediction uncorrected = on_target;
   uncorrected.kernel = "j";
   uncorrected.corrected_ms.reset();
   const auto json = to_json(summarize_validation("thesis", "R", {on_reference, on_target, uncorrected}));

@@ -19,7 +19,7 @@ TEST_CASE("long kernel names keep what tells them apart") {
 }
 
 TEST_CASE("the markdown report has both summaries, every prediction, and the misses with hints") {
-  ValidationEntry hit, miss;
+  ValidatedPrediction hit, miss;
   hit.kernel = "hit";
   hit.device = "R";
   hit.predicted_ms = 9;

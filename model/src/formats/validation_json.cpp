@@ -28,7 +28,7 @@ json to_json(const AccuracyGroup& group) {
   return out;
 }
 
-json to_json(const ValidationEntry& e) {
+json to_json(const ValidatedPrediction& e) {
   json out = {{"kernel", e.kernel},
               {"device", e.device},
               {"profile", e.profile},

@@ -23,12 +23,12 @@ double share_within(const std::vector<double>& apes, double bound) {
   return static_cast<double>(count) / static_cast<double>(apes.size());
 }
 
-AccuracyGroup summarize_group(const std::string& device, const std::vector<const ValidationEntry*>& entries,
+AccuracyGroup summarize_group(const std::string& device, const std::vector<const ValidatedPrediction*>& entries,
                               const std::string& reference_device) {
   AccuracyGroup group;
   group.device = device;
   std::vector<double> errors, corrected_errors;
-  for (const ValidationEntry* entry : entries) {
+  for (const ValidatedPrediction* entry : entries) {
     errors.push_back(entry->error());
     if (entry->device != reference_device) {
       if (const auto corrected = entry->corrected_error()) corrected_errors.push_back(*corrected);
@@ -47,15 +47,15 @@ std::string fixed(double value, int digits) {
 
 }  // namespace
 
-double ValidationEntry::error() const { return prediction_error(predicted_ms, measured_ms); }
-double ValidationEntry::ape() const { return std::abs(error()); }
+double ValidatedPrediction::error() const { return prediction_error(predicted_ms, measured_ms); }
+double ValidatedPrediction::ape() const { return std::abs(error()); }
 
-std::optional<double> ValidationEntry::corrected_error() const {
+std::optional<double> ValidatedPrediction::corrected_error() const {
   if (!corrected_ms) return std::nullopt;
   return prediction_error(*corrected_ms, measured_ms);
 }
 
-std::optional<double> ValidationEntry::corrected_ape() const {
+std::optional<double> ValidatedPrediction::corrected_ape() const {
   if (const auto e = corrected_error()) return std::abs(*e);
   return std::nullopt;
 }
@@ -79,7 +79,7 @@ AccuracySummary summarize_errors(std::span<const double> errors) {
 }
 
 ValidationReport summarize_validation(std::string model, std::string reference_device,
-                                      std::vector<ValidationEntry> entries) {
+                                      std::vector<ValidatedPrediction> entries) {
   ValidationReport report;
   report.model = std::move(model);
   report.reference_device = std::move(reference_device);
@@ -91,19 +91,19 @@ ValidationReport summarize_validation(std::string model, std::string reference_d
       device_order.push_back(entry.device);
   }
   for (const auto& device : device_order) {
-    std::vector<const ValidationEntry*> of_device;
+    std::vector<const ValidatedPrediction*> of_device;
     for (const auto& entry : report.entries) {
       if (entry.device == device) of_device.push_back(&entry);
     }
     report.devices.push_back(summarize_group(device, of_device, report.reference_device));
   }
-  std::vector<const ValidationEntry*> all;
+  std::vector<const ValidatedPrediction*> all;
   for (const auto& entry : report.entries) all.push_back(&entry);
   report.overall = summarize_group("", all, report.reference_device);
   return report;
 }
 
-std::vector<std::string> miss_hints(const ValidationEntry& entry) {
+std::vector<std::string> miss_hints(const ValidatedPrediction& entry) {
   std::vector<std::string> hints;
   const double error = entry.error();
   const double per_launch_ms = entry.measured_ms / std::max(entry.invocations, 1);

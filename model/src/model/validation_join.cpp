@@ -188,7 +188,7 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
       }
       const auto& record = *std::find_if(profile.kernels.begin(), profile.kernels.end(),
                                          [&](const KernelRecord& k) { return k.name == p.kernel; });
-      ValidationEntry entry;
+      ValidatedPrediction entry;
       entry.kernel = p.kernel;
       entry.device = p.device;
       entry.profile = sourced.source;

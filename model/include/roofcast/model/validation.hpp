@@ -12,7 +12,7 @@ namespace roofcast {
 
 // One kernel on one device: what a model predicted and what was measured there.
 // Any model's predictions fit, so that model variants (an ablation) are scored alike.
-struct ValidationEntry {
+struct ValidatedPrediction {
   std::string kernel;
   std::string device;
   std::string profile;  // where the kernel's counters came from (file or bundled id)
@@ -58,16 +58,16 @@ struct AccuracyGroup {
 struct ValidationReport {
   std::string model = "thesis";
   std::string reference_device;
-  std::vector<ValidationEntry> entries;
+  std::vector<ValidatedPrediction> entries;
   std::vector<AccuracyGroup> devices;  // in the order devices first appear in `entries`
   AccuracyGroup overall;
 };
 
 ValidationReport summarize_validation(std::string model, std::string reference_device,
-                                      std::vector<ValidationEntry> entries);
+                                      std::vector<ValidatedPrediction> entries);
 
 // What the kernel's parameters and the reference fit suggest about why its prediction
 // missed: leads for the model's next terms, not conclusions. Empty when nothing stands out.
-std::vector<std::string> miss_hints(const ValidationEntry& entry);
+std::vector<std::string> miss_hints(const ValidatedPrediction& entry);
 
 }  // namespace roofcast

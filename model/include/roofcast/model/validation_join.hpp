@@ -34,7 +34,7 @@ struct JoinOptions {
 
 struct JoinResult {
   std::string reference_device;
-  std::vector<ValidationEntry> entries;  // profile order, then kernel, then device
+  std::vector<ValidatedPrediction> entries;  // profile order, then kernel, then device
   std::vector<std::string> skipped;      // "kernel on device" pairs left out (allow_missing)
   std::vector<std::string> notes;        // e.g. invocation counts that differ and were rescaled
 };
