@@ -4,9 +4,10 @@
 # reference), start MPS, bench and time the same programs on each MPS partition (the
 # targets; counters cannot be collected under MPS), stop MPS, and run `roofcast validate`.
 #
-# Results under $OUT (or ./validate-gpu-out): validation.json, validation.md, summary.txt,
-# environment.txt and validation-run.tar.gz (device profiles, kernel profiles, measured
-# times and every log). The short table printed last is also summary.txt.
+# Results under $OUT (or ./validate-gpu-out): validation.json, validation.md, accuracy.png,
+# headline.txt, summary.txt, environment.txt and validation-run.tar.gz (device profiles,
+# kernel profiles, measured times, the chart's data and every log). The short table
+# printed last is also summary.txt.
 #
 # Usage: scripts/validate-gpu.sh [step...]
 #   steps: build reference partitions validate (default: all four, in that order); the
@@ -159,6 +160,16 @@ step_validate() {
   local rc=$?
   note "validate" "$([[ $rc == 0 ]] && echo ok || echo FAILED) (logs/validate.txt)"
   cat "$RUN/logs/validate.txt"
+  if [[ $rc == 0 ]]; then
+    mkdir -p "$RUN/chart"
+    # Not a failure where gnuplot is missing: the chart can be drawn anywhere from validation.json.
+    if "$BIN/roofcast" plot accuracy --validation "$OUT/validation.json" -o "$RUN/chart/accuracy.png" \
+      >"$RUN/logs/plot.txt" 2>&1 && cp "$RUN/chart/accuracy.png" "$OUT/accuracy.png"; then
+      summary+=("plot accuracy|ok: accuracy.png")
+    else
+      summary+=("plot accuracy|not drawn here (logs/plot.txt); roofcast plot accuracy --validation validation.json")
+    fi
+  fi
   [[ $rc == 0 ]] && python3 - "$OUT/validation.json" >"$RUN/logs/headline.txt" <<'EOF'
 import json, sys
 report = json.load(open(sys.argv[1]))
@@ -180,7 +191,7 @@ for step in "${steps[@]}"; do
 done
 
 [[ -s $RUN/logs/headline.txt ]] && cp "$RUN/logs/headline.txt" "$OUT/headline.txt"
-tar -czf "$OUT/validation-run.tar.gz" -C "$RUN" devices profiles measured logs 2>/dev/null
+tar -czf "$OUT/validation-run.tar.gz" -C "$RUN" devices profiles measured logs $([[ -d $RUN/chart ]] && echo chart) 2>/dev/null
 {
   echo "== validate-gpu summary ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)) =="
   for row in "${summary[@]}"; do printf '%-32s %s\n' "${row%%|*}" "${row#*|}"; done
