@@ -1,6 +1,7 @@
 // L1 and L2 read bandwidth: every block streams through a working set that fits the cache,
-// 16-byte loads, kLoads independent loads per trip. `opaque` keeps the loads inside the trip
-// loop (the data never changes, so a compiler could otherwise load it once).
+// 16-byte loads, kLoads independent loads per trip. Addresses move by `trip * zero`, with
+// `zero` a kernel argument that is 0 at run time: the compiler cannot prove the loads
+// invariant, so it cannot load the (never changing) data once and reuse it.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,12 +19,12 @@ constexpr uint32_t kSeed = 777u;
 // The L1 working set: each block reads all of it once per trip.
 constexpr size_t kL1Vectors = static_cast<size_t>(kThreads) * kLoads;  // 32 KiB
 
-__global__ void __launch_bounds__(kThreads) l1_read_kernel(const uint4* data, int trips, uint32_t* block_sums,
-                                                           BlockClock* clocks) {
+__global__ void __launch_bounds__(kThreads) l1_read_kernel(const uint4* data, int trips, unsigned zero,
+                                                           uint32_t* block_sums, BlockClock* clocks) {
   record_block_start(clocks);
   uint32_t sum = 0;
   for (int trip = 0; trip < trips; ++trip) {
-    const uint4* base = data + opaque(threadIdx.x);
+    const uint4* base = data + threadIdx.x + trip * zero;
     uint4 v[kLoads];
 #pragma unroll
     for (int u = 0; u < kLoads; ++u) v[u] = load_cached_l1(base + u * kThreads);
@@ -37,11 +38,11 @@ __global__ void __launch_bounds__(kThreads) l1_read_kernel(const uint4* data, in
 
 // Each pass reads the whole working set once, grid-stride, bypassing L1.
 __global__ void __launch_bounds__(kThreads) l2_read_kernel(const uint4* data, size_t vectors, int passes,
-                                                           uint32_t* block_sums) {
+                                                           unsigned zero, uint32_t* block_sums) {
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   uint32_t sum = 0;
   for (int pass = 0; pass < passes; ++pass) {
-    size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + opaque(threadIdx.x);
+    size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x + pass * zero;
     for (; i + (kLoads - 1) * stride < vectors; i += kLoads * stride) {
       uint4 v[kLoads];
 #pragma unroll
@@ -70,7 +71,7 @@ Measurement measure_l1(const Context& context) {
   DeviceBuffer<uint32_t> block_sums(blocks);
   DeviceBuffer<BlockClock> clocks(blocks);
   auto launch = [&](long long n) {
-    l1_read_kernel<<<blocks, kThreads>>>(data.data(), static_cast<int>(n), block_sums.data(), clocks.data());
+    l1_read_kernel<<<blocks, kThreads>>>(data.data(), static_cast<int>(n), 0u, block_sums.data(), clocks.data());
     ROOFCAST_GPU_CHECK_LAUNCH("l1_read_kernel");
   };
   const int trips = static_cast<int>(calibrate_iterations(launch, 64, context.target_ms, 1 << 26));
@@ -94,7 +95,7 @@ Measurement measure_l2(const Context& context) {
   fill_pattern(data, kSeed);
   DeviceBuffer<uint32_t> block_sums(blocks);
   auto launch = [&](long long n) {
-    l2_read_kernel<<<blocks, kThreads>>>(data.data(), vectors, static_cast<int>(n), block_sums.data());
+    l2_read_kernel<<<blocks, kThreads>>>(data.data(), vectors, static_cast<int>(n), 0u, block_sums.data());
     ROOFCAST_GPU_CHECK_LAUNCH("l2_read_kernel");
   };
   const int passes = static_cast<int>(calibrate_iterations(launch, 4, context.target_ms, 1 << 20));

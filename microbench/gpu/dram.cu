@@ -1,7 +1,8 @@
 // B_mem: DRAM read-only, write-only and copy kernels with 16-byte accesses and kUnroll
 // independent accesses in flight per thread (grid-stride), over buffers far larger than L2.
-// Each kernel is timed at a few grid sizes and the fastest is reported. The runtime's
-// device-to-device copy is measured on the same buffers for comparison.
+// Each kernel is timed in a few variants (accesses in flight, cache hints, grid size) and the
+// fastest is reported with its configuration. The runtime's device-to-device copy is
+// measured on the same buffers for comparison.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,9 +15,20 @@ namespace roofcast::gpu {
 namespace {
 
 constexpr int kThreads = 512;
-constexpr int kUnroll = 4;
 constexpr uint32_t kSeed = 12345u;
 
+template <bool kStreaming>
+__device__ __forceinline__ uint4 load(const uint4* p) {
+  if constexpr (kStreaming) return load_streaming(p);
+  else return load_bypass_l1(p);
+}
+template <bool kStreaming>
+__device__ __forceinline__ void store(uint4* p, uint4 v) {
+  if constexpr (kStreaming) store_streaming(p, v);
+  else *p = v;
+}
+
+template <int kUnroll, bool kStreaming>
 __global__ void __launch_bounds__(kThreads) dram_read_kernel(const uint4* in, size_t vectors, uint32_t* block_sums) {
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
@@ -24,7 +36,7 @@ __global__ void __launch_bounds__(kThreads) dram_read_kernel(const uint4* in, si
   for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
     uint4 v[kUnroll];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = load_bypass_l1(in + i + u * stride);
+    for (int u = 0; u < kUnroll; ++u) v[u] = load<kStreaming>(in + i + u * stride);
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) sum += word_sum(v[u]);
   }
@@ -33,42 +45,82 @@ __global__ void __launch_bounds__(kThreads) dram_read_kernel(const uint4* in, si
   if (threadIdx.x == 0) block_sums[blockIdx.x] = sum;
 }
 
+template <int kUnroll, bool kStreaming>
 __global__ void __launch_bounds__(kThreads) dram_write_kernel(uint4* out, size_t vectors, uint32_t seed) {
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) out[i + u * stride] = pattern_vector(i + u * stride, seed);
+    for (int u = 0; u < kUnroll; ++u) store<kStreaming>(out + i + u * stride, pattern_vector(i + u * stride, seed));
   }
   for (; i < vectors; i += stride) out[i] = pattern_vector(i, seed);
 }
 
+template <int kUnroll, bool kStreaming>
 __global__ void __launch_bounds__(kThreads) dram_copy_kernel(const uint4* in, uint4* out, size_t vectors) {
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
   size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
     uint4 v[kUnroll];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = load_bypass_l1(in + i + u * stride);
+    for (int u = 0; u < kUnroll; ++u) v[u] = load<kStreaming>(in + i + u * stride);
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) out[i + u * stride] = v[u];
+    for (int u = 0; u < kUnroll; ++u) store<kStreaming>(out + i + u * stride, v[u]);
   }
   for (; i < vectors; i += stride) out[i] = in[i];
 }
 
-// Times `make_launch(blocks)` at each candidate grid size and keeps the fastest (median).
-struct GridChoice {
-  int blocks = 0;
-  Measurement measurement;
+// One kernel variant: its launchers for a grid of `blocks`, and the blocks one wave holds.
+struct Variant {
+  int unroll;
+  bool streaming;
+  int blocks_per_sm;
+  void (*read)(int blocks, const uint4*, size_t, uint32_t*);
+  void (*write)(int blocks, uint4*, size_t, uint32_t);
+  void (*copy)(int blocks, const uint4*, uint4*, size_t);
 };
 
+template <int kUnroll, bool kStreaming>
+Variant make_variant() {
+  Variant v{kUnroll, kStreaming, 0, nullptr, nullptr, nullptr};
+  ROOFCAST_GPU_CHECK(max_active_blocks(&v.blocks_per_sm, dram_copy_kernel<kUnroll, kStreaming>, kThreads, 0));
+  v.read = [](int blocks, const uint4* in, size_t n, uint32_t* sums) {
+    dram_read_kernel<kUnroll, kStreaming><<<blocks, kThreads>>>(in, n, sums);
+    ROOFCAST_GPU_CHECK_LAUNCH("dram_read_kernel");
+  };
+  v.write = [](int blocks, uint4* out, size_t n, uint32_t seed) {
+    dram_write_kernel<kUnroll, kStreaming><<<blocks, kThreads>>>(out, n, seed);
+    ROOFCAST_GPU_CHECK_LAUNCH("dram_write_kernel");
+  };
+  v.copy = [](int blocks, const uint4* in, uint4* out, size_t n) {
+    dram_copy_kernel<kUnroll, kStreaming><<<blocks, kThreads>>>(in, out, n);
+    ROOFCAST_GPU_CHECK_LAUNCH("dram_copy_kernel");
+  };
+  return v;
+}
+
+// Grid sizes tried: one, two and eight waves, and one unrolled trip per thread.
+std::vector<int> grid_sizes(const Context& context, const Variant& v, size_t vectors) {
+  const int wave = context.sm_count * v.blocks_per_sm;
+  const size_t cover = (vectors + static_cast<size_t>(kThreads) * v.unroll - 1) / (static_cast<size_t>(kThreads) * v.unroll);
+  return {wave, 2 * wave, 8 * wave, static_cast<int>(std::min<size_t>(cover, 1u << 30))};
+}
+
+std::string describe(const Variant& v, int blocks, size_t bytes) {
+  return fmt::format("{} MiB, {} blocks x {} threads, 16-byte accesses, {} in flight per thread{}", bytes >> 20, blocks,
+                     kThreads, v.unroll, v.streaming ? ", evict-first hints" : "");
+}
+
+// Times every (variant, grid) and keeps the fastest (median rate).
 template <typename MakeWorkload>
-GridChoice fastest_grid(const Context& context, const std::vector<int>& candidates, MakeWorkload make_workload) {
-  GridChoice best;
-  for (const int blocks : candidates) {
-    Measurement m = measure(make_workload(blocks), context.policy);
-    if (best.blocks == 0 || m.value.median > best.measurement.value.median) best = {blocks, m};
-  }
+Measurement fastest(const Context& context, const std::vector<Variant>& variants, size_t vectors,
+                    MakeWorkload make_workload) {
+  Measurement best;
+  for (const auto& v : variants)
+    for (const int blocks : grid_sizes(context, v, vectors)) {
+      Measurement m = measure(make_workload(v, blocks), context.policy);
+      if (best.key.empty() || m.value.median > best.value.median) best = m;
+    }
   return best;
 }
 
@@ -80,68 +132,53 @@ std::string check_mismatches(const DeviceBuffer<uint4>& buffer, uint32_t seed) {
 }  // namespace
 
 std::vector<Measurement> characterize_dram(const Context& context) {
-  // Two buffers of 1 GiB (--quick) or 2 GiB, less where memory is short; each >= 8x L2.
-  const size_t wanted = (context.quick ? 1ull : 2ull) << 30;
+  // Two buffers of 1 GiB (--quick) or 4 GiB, less where memory is short; each >= 8x L2.
+  const size_t wanted = (context.quick ? 1ull : 4ull) << 30;
   const size_t bytes = std::min(wanted, context.free_bytes / 4) / (16 * kThreads) * (16 * kThreads);
-  if (bytes < 8 * context.l2_bytes) throw GpuError(fmt::format("too little free device memory for the DRAM "
-                                                               "kernels: {} MiB per buffer",
-                                                               bytes >> 20));
+  if (bytes < 8 * context.l2_bytes)
+    throw GpuError(fmt::format("too little free device memory for the DRAM kernels: {} MiB per buffer", bytes >> 20));
   const size_t vectors = bytes / 16;
   DeviceBuffer<uint4> a(vectors), b(vectors);
   fill_pattern(a, kSeed);
-
-  int blocks_per_sm = 0;
-  ROOFCAST_GPU_CHECK(max_active_blocks(&blocks_per_sm, dram_copy_kernel, kThreads, 0));
-  const int wave = context.sm_count * blocks_per_sm;
-  const std::vector<int> grids = {wave, 2 * wave, 8 * wave};
-  auto details = [&](int blocks) {
-    return fmt::format("{} MiB, {} blocks x {} threads, 16-byte accesses, {} in flight per thread", bytes >> 20,
-                       blocks, kThreads, kUnroll);
-  };
+  const std::vector<Variant> variants = {make_variant<4, false>(), make_variant<8, false>(), make_variant<4, true>(),
+                                         make_variant<8, true>()};
+  int max_blocks = 0;
+  for (const auto& v : variants)
+    for (const int blocks : grid_sizes(context, v, vectors)) max_blocks = std::max(max_blocks, blocks);
 
   std::vector<Measurement> results;
   const uint32_t expected_sum = pattern_sum(static_cast<uint64_t>(vectors) * 4, kSeed);
-  DeviceBuffer<uint32_t> block_sums(*std::max_element(grids.begin(), grids.end()));
-  auto read = fastest_grid(context, grids, [&](int blocks) {
+  DeviceBuffer<uint32_t> block_sums(max_blocks);
+  results.push_back(fastest(context, variants, vectors, [&](const Variant& v, int blocks) {
     Workload w{"dram_read_gbps", "DRAM read", "GB/s", static_cast<double>(bytes)};
-    w.launch = [&, blocks] {
-      dram_read_kernel<<<blocks, kThreads>>>(a.data(), vectors, block_sums.data());
-      ROOFCAST_GPU_CHECK_LAUNCH("dram_read_kernel");
-    };
+    w.launch = [&, v, blocks] { v.read(blocks, a.data(), vectors, block_sums.data()); };
     w.verify = [&, blocks]() -> std::string {
       uint32_t sum = 0;
       for (const uint32_t s : block_sums.to_host(blocks)) sum += s;
       return sum == expected_sum ? "" : fmt::format("sum {:#x}, expected {:#x}", sum, expected_sum);
     };
-    w.details = details(blocks);
+    w.details = describe(v, blocks, bytes);
     return w;
-  });
-  results.push_back(read.measurement);
+  }));
 
-  auto write = fastest_grid(context, grids, [&](int blocks) {
+  uint32_t write_seed = kSeed;
+  results.push_back(fastest(context, variants, vectors, [&](const Variant& v, int blocks) {
+    const uint32_t seed = ++write_seed;  // a vector a variant misses keeps the previous variant's value
     Workload w{"dram_write_gbps", "DRAM write", "GB/s", static_cast<double>(bytes)};
-    w.launch = [&, blocks] {
-      dram_write_kernel<<<blocks, kThreads>>>(b.data(), vectors, kSeed + blocks);
-      ROOFCAST_GPU_CHECK_LAUNCH("dram_write_kernel");
-    };
-    w.verify = [&, blocks] { return check_mismatches(b, kSeed + blocks); };
-    w.details = details(blocks);
+    w.launch = [&, v, blocks, seed] { v.write(blocks, b.data(), vectors, seed); };
+    w.verify = [&, seed] { return check_mismatches(b, seed); };
+    w.details = describe(v, blocks, bytes);
     return w;
-  });
-  results.push_back(write.measurement);
+  }));
 
-  auto copy = fastest_grid(context, grids, [&](int blocks) {
-    Workload w{"dram_copy_gbps", "DRAM copy (read + write)", "GB/s", 2.0 * bytes};
+  results.push_back(fastest(context, variants, vectors, [&](const Variant& v, int blocks) {
     b.poison();  // a vector the copy misses keeps the poison
-    w.launch = [&, blocks] {
-      dram_copy_kernel<<<blocks, kThreads>>>(a.data(), b.data(), vectors);
-      ROOFCAST_GPU_CHECK_LAUNCH("dram_copy_kernel");
-    };
+    Workload w{"dram_copy_gbps", "DRAM copy (read + write)", "GB/s", 2.0 * bytes};
+    w.launch = [&, v, blocks] { v.copy(blocks, a.data(), b.data(), vectors); };
     w.verify = [&] { return check_mismatches(b, kSeed); };
-    w.details = details(blocks);
+    w.details = describe(v, blocks, bytes);
     return w;
-  });
-  results.push_back(copy.measurement);
+  }));
 
   Workload memcpy_workload{"memcpy_d2d_gbps", "Runtime D2D copy (read + write)", "GB/s", 2.0 * bytes};
   memcpy_workload.launch = [&] { ROOFCAST_GPU_CHECK(copy_device_async(b.data(), a.data(), bytes, nullptr)); };

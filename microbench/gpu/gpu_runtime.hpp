@@ -129,17 +129,6 @@ __device__ __forceinline__ unsigned sm_id() {
 }
 #endif
 
-// Hides a value from the optimizer (it may have changed), at no run-time cost: keeps loads
-// and stores that would otherwise be forwarded or merged.
-__device__ __forceinline__ unsigned opaque(unsigned value) {
-#if ROOFCAST_BACKEND_HIP
-  asm volatile("" : "+v"(value));
-#else
-  asm volatile("" : "+r"(value));
-#endif
-  return value;
-}
-
 template <typename T>
 __device__ __forceinline__ T shuffle_xor(T value, int lane_mask) {
 #if ROOFCAST_BACKEND_HIP
@@ -156,6 +145,23 @@ __device__ __forceinline__ T load_bypass_l1(const T* p) {
   return *p;
 #else
   return __ldcg(p);
+#endif
+}
+// Evict-first: streamed data need not stay in the caches.
+template <typename T>
+__device__ __forceinline__ T load_streaming(const T* p) {
+#if ROOFCAST_BACKEND_HIP
+  return *p;
+#else
+  return __ldcs(p);
+#endif
+}
+template <typename T>
+__device__ __forceinline__ void store_streaming(T* p, T value) {
+#if ROOFCAST_BACKEND_HIP
+  *p = value;
+#else
+  __stcs(p, value);
 #endif
 }
 template <typename T>

@@ -16,7 +16,8 @@ double clock_mhz_from_blocks(const std::vector<BlockClock>& blocks, double min_b
   return microbench::summarize(mhz).median;
 }
 
-std::vector<double> time_repetitions(const std::function<void()>& launch, const RunPolicy& policy) {
+std::vector<double> time_repetitions(const std::function<void()>& launch, const RunPolicy& policy,
+                                     const std::function<void()>& after_each) {
   EventPair events;
   for (int i = 0; i < policy.warmups; ++i) launch();
   ROOFCAST_GPU_CHECK(device_synchronize());
@@ -26,13 +27,21 @@ std::vector<double> time_repetitions(const std::function<void()>& launch, const 
     launch();
     events.stop();
     times.push_back(events.elapsed_ms());
+    if (after_each) after_each();
   }
   ROOFCAST_GPU_CHECK(device_synchronize());
   return times;
 }
 
 microbench::Measurement measure(const Workload& workload, const RunPolicy& policy) {
-  const std::vector<double> times = time_repetitions(workload.launch, policy);
+  // The SM clock of every timed repetition: the clock can change between launches (power limits).
+  std::vector<double> clock_mhz;
+  std::function<void()> read_clock;
+  if (workload.clocks)
+    read_clock = [&] {
+      if (const double mhz = clock_mhz_from_blocks(workload.clocks->to_host()); mhz > 0) clock_mhz.push_back(mhz);
+    };
+  const std::vector<double> times = time_repetitions(workload.launch, policy, read_clock);
   if (workload.verify) {
     const std::string problem = workload.verify();
     if (!problem.empty()) throw VerificationError(workload.label + " (" + workload.key + "): " + problem);
@@ -53,7 +62,7 @@ microbench::Measurement measure(const Workload& workload, const RunPolicy& polic
     // work per millisecond / 1e6 = giga-units per second
     m.value = microbench::rates_from_times(times, workload.work_per_launch, 1e6);
   }
-  if (workload.clocks) m.sm_clock_mhz = clock_mhz_from_blocks(workload.clocks->to_host());
+  if (!clock_mhz.empty()) m.sm_clock_mhz = microbench::summarize(clock_mhz).median;
   return m;
 }
 

@@ -64,7 +64,9 @@ struct Workload {
 
 // Times `launch` alone: `warmups` untimed launches, then `repetitions` launches each
 // between two events. Milliseconds per repetition.
-std::vector<double> time_repetitions(const std::function<void()>& launch, const RunPolicy& policy);
+// `after_each` (optional) runs after each timed repetition, outside the timed region.
+std::vector<double> time_repetitions(const std::function<void()>& launch, const RunPolicy& policy,
+                                     const std::function<void()>& after_each = {});
 
 // Times, verifies (throws VerificationError) and summarizes one workload.
 microbench::Measurement measure(const Workload& workload, const RunPolicy& policy);

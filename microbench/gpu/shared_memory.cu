@@ -1,8 +1,9 @@
 // T_ldst: shared-memory load/store instruction throughput. Each thread owns kSlots words in
 // a row layout (thread t's slot k at k * blockDim + t), so a warp's access to one slot is
 // contiguous and conflict-free at every width. Each step swaps slot pairs: kSlots loads and
-// kSlots stores. `opaque` hides the row offset from the compiler, so no load is forwarded
-// from the store before it and no store is merged away.
+// kSlots stores. The row moves by `step * zero`, with `zero` a kernel argument that is 0 at
+// run time: the compiler cannot tell that consecutive steps touch the same words, so no load
+// is forwarded from the store before it and no store is merged away.
 #include <fmt/format.h>
 
 #include <cstdint>
@@ -39,7 +40,8 @@ bool same(uint2 a, uint2 b) { return a.x == b.x && a.y == b.y; }
 bool same(uint4 a, uint4 b) { return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w; }
 
 template <typename Word>
-__global__ void __launch_bounds__(kThreads) shared_swap_kernel(Word* out, int trips, BlockClock* clocks) {
+__global__ void __launch_bounds__(kThreads) shared_swap_kernel(Word* out, int trips, unsigned zero,
+                                                               BlockClock* clocks) {
   __shared__ Word slots[kSlots * kThreads];
   record_block_start(clocks);
   const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
@@ -48,7 +50,7 @@ __global__ void __launch_bounds__(kThreads) shared_swap_kernel(Word* out, int tr
   for (int trip = 0; trip < trips; ++trip) {
 #pragma unroll
     for (int s = 0; s < kStepsPerTrip; ++s) {
-      Word* row = slots + opaque(threadIdx.x);
+      Word* row = slots + threadIdx.x + (trip * kStepsPerTrip + s) * zero;
       Word v[kSlots];
 #pragma unroll
       for (int k = 0; k < kSlots; ++k) v[k] = row[k * kThreads];
@@ -70,7 +72,7 @@ Measurement measure_width(const Context& context, const char* key, const char* l
   DeviceBuffer<Word> out(static_cast<size_t>(threads) * kSlots);
   DeviceBuffer<BlockClock> clocks(blocks);
   auto launch = [&](long long n) {
-    shared_swap_kernel<Word><<<blocks, kThreads>>>(out.data(), static_cast<int>(n), clocks.data());
+    shared_swap_kernel<Word><<<blocks, kThreads>>>(out.data(), static_cast<int>(n), 0u, clocks.data());
     ROOFCAST_GPU_CHECK_LAUNCH("shared_swap_kernel");
   };
   int trips = static_cast<int>(calibrate_iterations(launch, 16, context.target_ms, 1 << 24));

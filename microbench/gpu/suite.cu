@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <functional>
 
 #include "characterizers.hpp"
 #include "device_query.hpp"
@@ -60,24 +61,25 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   const int total_steps = 7 + sweep_points;
   int done = 0;
   auto step = [&](const std::string& name) { progress(done++, total_steps, name); };
-  auto append = [&](std::vector<Measurement> more) {
-    result.measurements.insert(result.measurements.end(), more.begin(), more.end());
+  // One failing characterizer does not lose the others' results: it is recorded and reported.
+  auto run_group = [&](const std::string& name, const std::function<std::vector<Measurement>()>& characterize) {
+    step(name);
+    try {
+      const auto more = characterize();
+      result.measurements.insert(result.measurements.end(), more.begin(), more.end());
+    } catch (const std::exception& error) {
+      result.problems.push_back(name + ": " + error.what());
+    }
   };
 
   step("SMs in use");
   result.device.sm_count_observed = count_running_sms(context);
-  step("FP32/FP64/half2/INT32 arithmetic");
-  append(characterize_compute(context));
-  step("shared memory");
-  append(characterize_shared_memory(context));
-  step("tensor cores");
-  append(characterize_tensor_cores(context));
-  step("L1 and L2");
-  append(characterize_caches(context));
-  step("DRAM read/write/copy");
-  append(characterize_dram(context));
-  step("launch overhead");
-  append(characterize_launch(context));
+  run_group("arithmetic", [&] { return characterize_compute(context); });
+  run_group("shared memory", [&] { return characterize_shared_memory(context); });
+  run_group("tensor cores", [&] { return characterize_tensor_cores(context); });
+  run_group("L1 and L2", [&] { return characterize_caches(context); });
+  run_group("DRAM", [&] { return characterize_dram(context); });
+  run_group("launch overhead", [&] { return characterize_launch(context); });
 
   RooflineRates rates;
   rates.dram_gbps = value_of(result, "dram_read_gbps");
@@ -87,10 +89,14 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   rates.int32_mad_giops = value_of(result, "int32_mad_giops");
   int point = 0;
   progress(done, total_steps, "roofline sweep");
-  result.sweep = characterize_roofline(context, rates, [&] {
-    ++point;
-    progress(++done, total_steps, fmt::format("roofline sweep ({}/{})", point, sweep_points));
-  });
+  try {
+    result.sweep = characterize_roofline(context, rates, [&] {
+      ++point;
+      progress(++done, total_steps, fmt::format("roofline sweep ({}/{})", point, sweep_points));
+    });
+  } catch (const std::exception& error) {
+    result.problems.push_back(std::string("roofline sweep: ") + error.what());
+  }
 
   nvml.stop();
   std::vector<double> in_kernel;

@@ -100,13 +100,15 @@ Measurement measure_tensor(const Context& context, const char* key, const char* 
   w.verify = [&]() -> std::string {
     const auto host = out.to_host();
     const double steps = static_cast<double>(trips) * kStepsPerTrip;
+    double product[kTile][kTile] = {};
+    for (int r = 0; r < kTile; ++r)
+      for (int c = 0; c < kTile; ++c)
+        for (int k = 0; k < kTile; ++k) product[r][c] += a_value(r, k) * b_value(k, c);
     for (size_t warp = 0; warp < warps; ++warp)
       for (int i = 0; i < kAccumulators; ++i)
         for (int r = 0; r < kTile; ++r)
           for (int c = 0; c < kTile; ++c) {
-            double product = 0;
-            for (int k = 0; k < kTile; ++k) product += a_value(r, k) * b_value(k, c);
-            const double expected = i + steps * product;
+            const double expected = i + steps * product[r][c];
             const float got = host[((warp * kAccumulators + i) * kTile + r) * kTile + c];
             if (!(std::fabs(got - expected) <= 1e-6 * expected))
               return fmt::format("warp {} accumulator {} element ({}, {}): got {}, expected {}", warp, i, r, c, got,

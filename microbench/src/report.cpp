@@ -120,6 +120,7 @@ json device_profile_json(const SuiteResult& result, const Provenance& provenance
   document["theoretical"] = theoretical;
   document["fraction_of_theoretical"] = fraction;
   document["measurements"] = measurements;
+  if (!result.problems.empty()) document["problems"] = result.problems;
   document["provenance"] = {{"command", provenance.command},
                             {"date_utc", provenance.date_utc},
                             {"roofcast_version", provenance.roofcast_version},
@@ -198,6 +199,7 @@ std::string markdown_report(const SuiteResult& result, const Provenance& provena
   md += fmt::format("\n- Date (UTC): {}; suite wall time {:.1f} s{}\n", provenance.date_utc, result.wall_seconds,
                     result.quick ? " (--quick)" : "");
   md += fmt::format("- Command: `{}`\n\n", provenance.command);
+  for (const auto& problem : result.problems) md += fmt::format("**FAILED** {}\n\n", problem);
 
   md += "## Peaks\n\nTheoretical values use the SM clock measured inside each kernel and the per-architecture "
         "table in microbench/src/peak_table.cpp; DRAM uses the memory clock and bus width.\n\n";

@@ -86,7 +86,10 @@ void print_summary(const SuiteResult& result, const Provenance& provenance, cons
   std::cout << fmt::format("\nRoofline sweep: {} points, {}\n", result.sweep.size(),
                            dips.empty() ? "every curve monotonic within 3 %"
                                         : fmt::format("dips: {}", fmt::join(dips, "; ")));
-  std::cout << fmt::format("All results verified on the host. Suite wall time {:.1f} s.\n", result.wall_seconds);
+  std::cout << fmt::format("{} Suite wall time {:.1f} s.\n",
+                           result.problems.empty() ? "All results verified on the host."
+                                                   : fmt::format("{} characterizer(s) FAILED.", result.problems.size()),
+                           result.wall_seconds);
   std::cout << fmt::format("Wrote {} (device profile \"{}\"), {} and {}\n", options.output, provenance.profile_name,
                            options.csv, options.report);
 }
@@ -120,13 +123,16 @@ int run(const Options& options, int argc, char** argv) {
   provenance.date_utc = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::now()));
   provenance.roofcast_version = ROOFCAST_VERSION;
 
+  if (!result.problems.empty() && (!result.find("fp32_gflops") || !result.find("dram_read_gbps")))
+    throw std::runtime_error(result.problems.front());
   const std::string json = device_profile_json(result, provenance).dump(2) + "\n";
   parse_device_profile(json, options.output);  // what we write must read back
   write_file_atomically(options.output, json);
   write_file_atomically(options.csv, measurements_csv(result));
   write_file_atomically(options.report, markdown_report(result, provenance));
   print_summary(result, provenance, options);
-  return 0;
+  for (const auto& problem : result.problems) std::cerr << "roofcast-bench: " << problem << "\n";
+  return result.problems.empty() ? 0 : 1;
 }
 
 }  // namespace

@@ -82,6 +82,8 @@ struct SuiteResult {
   std::vector<SweepPoint> sweep;
   bool quick = false;
   double wall_seconds = 0;
+  // Characterizers that failed ("tensor cores: ..."): their results are missing.
+  std::vector<std::string> problems;
 
   const Measurement* find(const std::string& key) const {
     for (const auto& m : measurements)
