@@ -15,6 +15,7 @@ void add_validate_command(CLI::App& app);
 void add_profile_command(CLI::App& app);
 void add_import_command(CLI::App& app);
 void add_plot_command(CLI::App& app);
+void add_report_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 
 }  // namespace roofcast

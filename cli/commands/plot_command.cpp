@@ -41,9 +41,9 @@ ChartTarget target_for(const std::string& output) {
 
 void draw(const GnuplotChart& chart, const std::string& output) {
   const auto folder = std::filesystem::path(output).parent_path();
-  const ChartFiles files = render_chart(chart, folder.empty() ? std::filesystem::path(".") : folder);
-  std::cout << fmt::format("wrote {} (data: {}, gnuplot script: {})\n", files.chart.string(), files.data.string(),
-                           files.script.string());
+  render_chart(chart, folder.empty() ? std::filesystem::path(".") : folder);
+  std::cout << fmt::format("wrote {} (data: {}, gnuplot script: {})\n", (folder / chart.chart_file_name).string(),
+                           (folder / chart.data_file_name).string(), (folder / chart.script_file_name).string());
 }
 
 void run_roofline(const PlotOptions& options) {
@@ -81,11 +81,11 @@ void run_accuracy(const PlotOptions& options) {
   if (options.validation.empty() == options.profile.empty())
     throw InputError("plot accuracy: give either --validation FILE (from roofcast validate) or --profile P (a profile "
                      "with measured times)");
-  std::vector<ValidationEntry> entries;
+  std::vector<AccuracyEntry> entries;
   std::string source_note;
   if (!options.validation.empty()) {
     entries = parse_validation_entries(read_text_file(options.validation), options.validation);
-    source_note = fmt::format("validation file {}", std::filesystem::path(options.validation).filename().string());
+    source_note = fmt::format("from {}", std::filesystem::path(options.validation).filename().string());
   } else {
     const KernelProfile profile = load_profile(options.profile);
     const std::vector<DeviceProfile> devices = load_devices(options.devices, false);
@@ -98,7 +98,8 @@ void run_accuracy(const PlotOptions& options) {
       throw InputError(fmt::format("--profile {}: no kernel has a measured time on any of the devices, nothing to "
                                    "compare (measured_ms / measured_ms_by_device)",
                                    options.profile));
-    source_note = fmt::format("measured times of profile {}", std::filesystem::path(options.profile).stem().string());
+    source_note = fmt::format("stored in profile {} (not a roofcast validate run)",
+                              std::filesystem::path(options.profile).stem().string());
   }
   const std::string output = options.output.empty() ? "accuracy.svg" : options.output;
   draw(accuracy_chart(entries, source_note, target_for(output)), output);

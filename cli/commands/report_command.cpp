@@ -110,10 +110,10 @@ void run_report(const ReportOptions& options) {
         "is the predicted throughput.",
         missing));
   }
-  const std::vector<ValidationEntry> entries = validation_entries_from(prediction);
+  const std::vector<AccuracyEntry> entries = validation_entries_from(prediction);
   if (!entries.empty())
     content.charts.push_back(draw_for_report(
-        accuracy_chart(entries, fmt::format("measured times stored in profile {}", profile_label),
+        accuracy_chart(entries, fmt::format("stored in profile {}", profile_label),
                        *chart_target_for("accuracy.svg")),
         charts_folder, "Prediction accuracy",
         "Predicted against measured time (the band: within 25 %), and the share of predictions within each error. "

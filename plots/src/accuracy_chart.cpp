@@ -43,7 +43,7 @@ std::string distribution_rows(std::vector<double> apes) {
 
 }  // namespace
 
-GnuplotChart accuracy_chart(const std::vector<ValidationEntry>& entries, const std::string& source_note,
+GnuplotChart accuracy_chart(const std::vector<AccuracyEntry>& entries, const std::string& source_note,
                             const ChartTarget& target) {
   GnuplotChart chart;
   chart.chart_file_name = target.chart_file_name;
@@ -53,7 +53,7 @@ GnuplotChart accuracy_chart(const std::vector<ValidationEntry>& entries, const s
   DataFile data(fmt::format("# Prediction accuracy: the data of {} ({}).\n", chart.script_file_name, source_note));
 
   std::vector<std::string> devices;  // in order of first appearance
-  std::map<std::string, std::vector<const ValidationEntry*>> by_device;
+  std::map<std::string, std::vector<const AccuracyEntry*>> by_device;
   std::vector<std::string> kernels;
   double low = INFINITY, high = 0, worst = 0;
   bool any_corrected = false;
@@ -139,20 +139,22 @@ GnuplotChart accuracy_chart(const std::vector<ValidationEntry>& entries, const s
       "set lmargin at screen 0.07\nset rmargin at screen 0.47\nset bmargin at screen 0.11\nset tmargin at screen 0.85\n"
       "set logscale xy 10\n"
       "set xrange [{}:{}]\nset yrange [{}:{}]\n"
+      "set xtics {}\nset ytics {}\n"
       "set format x '%g'\nset format y '%g'\n"
       "set xlabel 'Measured time (ms)'\nset ylabel 'Predicted time (ms)'\n"
       "set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f4f4f4' lw 1\n"
       "set key top left box opaque font ',10' spacing 1.1 samplen 1.5\n",
       quoted(chart.data_file_name), quoted(title),
-      quoted(fmt::format("{} predictions on {} devices; measured times: {}", entries.size(), devices.size(),
+      quoted(fmt::format("{} predictions on {} devices. Measured times: {}", entries.size(), devices.size(),
                          source_note)),
-      number(range_low), number(range_high), number(range_low), number(range_high));
+      number(range_low), number(range_high), number(range_low), number(range_high),
+      gnuplot::log_tics(range_low, range_high), gnuplot::log_tics(range_low, range_high));
   script += gnuplot::plot_command(scatter);
   script += fmt::format(
       "\n# Right: cumulative distribution of the absolute percentage error.\n"
       "unset label 1\n"
       "set lmargin at screen 0.56\nset rmargin at screen 0.97\nset bmargin at screen 0.11\nset tmargin at screen 0.85\n"
-      "unset logscale\n"
+      "unset logscale\nset xtics auto\nset ytics auto\n"
       "set xrange [0:{}]\nset yrange [0:105]\n"
       "set format x '%g'\nset format y '%g'\n"
       "set xlabel 'Absolute percentage error |predicted - measured| / measured (%)'\n"

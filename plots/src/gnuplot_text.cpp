@@ -37,7 +37,8 @@ std::string milliseconds(double ms) {
   if (ms >= 100) return fmt::format("{:.1f}", ms);
   if (ms >= 10) return fmt::format("{:.2f}", ms);
   if (ms >= 0.01) return fmt::format("{:.3f}", ms);
-  return fmt::format("{:.2g}", ms);
+  if (ms >= 0.0001) return fmt::format("{:.4f}", ms);
+  return "<0.0001";
 }
 
 std::string log_tics(double low, double high) {

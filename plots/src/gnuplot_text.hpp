@@ -43,7 +43,7 @@ class DataFile {
 // A gnuplot `plot` command joining `clauses` (each "data index N using ... with ...").
 std::string plot_command(const std::vector<std::string>& clauses);
 
-// A time in milliseconds for people: "185.7", "12.89", "0.176", "0.0026".
+// A time in milliseconds for people: "185.7", "12.89", "0.176", "0.0026", "<0.0001".
 std::string milliseconds(double ms);
 
 // `set xtics (...)`-style list of readable tick positions for a log axis from `low` to `high`:

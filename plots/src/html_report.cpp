@@ -34,9 +34,6 @@ figcaption { color: #444; font-size: 0.9rem; margin-top: 0.4rem; }
 code { font-size: 0.85rem; }
 )css";
 
-std::string number_or_dash(const std::optional<double>& value, int decimals) {
-  return value ? fmt::format("{:.{}f}", *value, decimals) : "&ndash;";
-}
 
 std::string time_ms(double ms) {
   if (ms >= 100) return fmt::format("{:.1f}", ms);

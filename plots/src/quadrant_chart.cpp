@@ -107,7 +107,6 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
   // The kernel's line and the two regions it splits the plot into.
   const std::vector<Point> box{{x_low, y_low}, {x_high, y_low}, {x_high, y_high}, {x_low, y_high}};
   std::vector<std::string> clauses;
-  std::string line_label;
   if (has_line) {
     const double from = std::max(x_low, y_low / O_krn), to = std::min(x_high, y_high / O_krn);
     const int memory_block =
@@ -123,10 +122,6 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
         chart_style::compute_region));
     clauses.push_back(fmt::format("data index {} using 1:2 with lines lw 2.5 lc rgb '#000000' title {}", line_block,
                                   quoted(fmt::format("kernel: y = {} x (O_krn)", readable(O_krn)))));
-    line_label = fmt::format("set label {} at {}, {} right rotate by 0 offset -1,-1.2 font ',11'\n",
-                             quoted(fmt::format("{}, O_krn = {} ops/byte", gnuplot::shortened(kernel.name, 30),
-                                                readable(O_krn))),
-                             number(to), number(O_krn * to));
   }
 
   std::string device_rows;
@@ -162,9 +157,9 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
       number(x_low), number(x_high), number(y_low), number(y_high),
       quoted(fmt::format("Compute throughput T_op ({} {})", type, unit)), kLeft, kRight, kBottom, kTop, kRight + 0.02,
       kTop);
-  script += "set label 'memory bound (above the line)' at graph 0.02, 0.96 left textcolor rgb '#a0522d' font ',11'\n";
-  script += "set label 'compute bound (below the line)' at graph 0.98, 0.04 right textcolor rgb '#1f5f8b' font ',11'\n";
-  script += line_label + "\n";
+  script += "set label 'memory bound (above the line)' at graph 0.02, 0.96 left front textcolor rgb '#a0522d' font ',11'\n";
+  script += "set label 'compute bound (below the line)' at graph 0.98, 0.04 right front textcolor rgb '#1f5f8b' font ',11'\n";
+  script += "\n";
 
   const std::string d = fmt::format("data index {}", device_block);
   // T_op -> T'_op (dashed), T'_op -> the kernel's line (solid arrow), then the three points.
@@ -186,6 +181,7 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
                                   chart_style::palette(i), quoted(entry)));
   }
   clauses.push_back(d + " using 1:2:9 with labels left offset char 1.2,0.4 font ',10' notitle");
+  script += "set tics front\n";
   script += gnuplot::plot_command(clauses);
   chart.data = data.text();
   chart.script = std::move(script);

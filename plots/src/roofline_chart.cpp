@@ -47,10 +47,12 @@ std::optional<PeakKey> peak_key(const std::string& key) {
     result.name = key.substr(0, key.size() - suffix.size());
     std::replace(result.name.begin(), result.name.end(), '_', ' ');
     if (result.kind == RooflineCeiling::Kind::bandwidth) {
-      if (result.name.starts_with("dram")) return std::nullopt;  // read/write/copy variants of B_mem
+      // Variants of B_mem (read, write, copy, cudaMemcpy) are not further roofs.
+      if (result.name.starts_with("dram") || result.name.starts_with("memcpy")) return std::nullopt;
       if (result.name.size() == 2 && (result.name[0] == 'l' || result.name[0] == 'L'))
         result.name = fmt::format("L{}", result.name[1]);  // "l2" -> "L2"
     }
+    if (result.name == "half2") result.name = "fp16 (half2)";
     return result;
   }
   return std::nullopt;
@@ -83,7 +85,7 @@ Layout layout_for(const std::vector<RooflineCeiling>& ceilings, const std::vecto
     }
   }
   double x_low = low_compute / dram / 30, x_high = top_compute / low_bandwidth * 8;
-  double y_low = low_compute / 4, y_high = top_compute * 3;
+  double y_low = low_compute / 4, y_high = top_compute * 1.8;
   for (const auto& k : kernels) {
     if (!k.drawable) continue;
     x_low = std::min(x_low, k.O_krn / 2);
@@ -144,7 +146,7 @@ void write_ceilings(DataFile& data, std::string& script, std::vector<std::string
     double x = layout.x.low * std::pow(10.0, 0.05 * layout.x.decades());
     const double y_floor = layout.y.low * std::pow(10.0, 0.06 * layout.y.decades());
     if (c.value * x < y_floor) x = y_floor / c.value;
-    labels += fmt::format("set label {} at {}, {} left rotate by {:.1f} offset 0,0.6 textcolor rgb '{}' font ',11'\n",
+    labels += fmt::format("set label {} at {}, {} left rotate by {:.1f} offset -0.6,0.9 textcolor rgb '{}' font ',11'\n",
                           quoted(c.label()), number(x), number(c.value * x), layout.slope_angle_degrees,
                           c.name == "DRAM" ? "#000000" : "#666666");
   }
@@ -192,8 +194,8 @@ void write_kernels(DataFile& data, std::string& script, std::vector<std::string>
   const double step = std::min(0.032, (kTop - kBottom + 0.05) / static_cast<double>(shown + 1));
   script += "# Numbered key of the kernels (right margin): number, name, type, bound, predicted time, share.\n";
   script += fmt::format("set label {} at screen {:.3f}, {:.3f} left font ',10'\n",
-                        quoted(any_measured ? "Kernels: filled = predicted, hollow = measured, size = share of time"
-                                            : "Kernels (predicted; marker size = share of time)"),
+                        quoted(any_measured ? "Kernels (thesis model): filled = predicted, hollow = measured"
+                                            : "Kernels as the thesis model predicts them (size = share of time)"),
                         key_left, kTop + 0.03);
   for (size_t i = 0; i < shown; ++i) {
     const auto& k = kernels[i];
@@ -296,25 +298,27 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
                             "\"?\" = unknown.\n",
                             device.name, chart.script_file_name));
   const std::string title =
-      profile ? fmt::format("Roofline of {} with the kernels of {} (thesis model)", device.name, profile_label)
+      profile ? fmt::format("Roofline of {}: kernels of {}", device.name, profile_label)
               : fmt::format("Roofline of {}", device.name);
   std::string script = gnuplot::preamble(title, target, kWidth, kHeight);
   script += fmt::format(
       "data = {}\n"
-      "set title {} font ',14'\n"
+      "set title {} font ',13'\n"
       "set logscale xy 10\n"
       "set xrange [{}:{}]\n"
       "set yrange [{}:{}]\n"
       "set xlabel 'Operational intensity (operations per DRAM byte)'\n"
       "set ylabel 'Performance (GFLOP/s; GIOP/s for integer)'\n"
       "set format x '%g'\n"
-      "set format y '%g'\n"
+      "set format y '{}'\n"
       "set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f4f4f4' lw 1\n"
       "set lmargin at screen {}\nset rmargin at screen {}\nset bmargin at screen {}\nset tmargin at screen {}\n"
       "set key top left box opaque samplen 2 spacing 1.1 font ',10'\n"
       "set datafile missing '?'\n\n",
       quoted(chart.data_file_name), quoted(title), number(layout.x.low), number(layout.x.high), number(layout.y.low),
-      number(layout.y.high), kLeft, layout.right, kBottom, kTop);
+      number(layout.y.high),
+      layout.y.low >= 1 ? "%.0f" : "%g",  // %g would print 1e+06
+      kLeft, layout.right, kBottom, kTop);
 
   std::vector<std::string> clauses;
   write_ceilings(data, script, clauses, ceilings, layout);

@@ -36,11 +36,11 @@ std::string text(const json& entry, const std::string& key, const std::string& s
 
 }  // namespace
 
-double ValidationEntry::absolute_percentage_error() const {
+double AccuracyEntry::absolute_percentage_error() const {
   return std::abs(predicted_ms - measured_ms) / measured_ms * 100;
 }
 
-std::vector<ValidationEntry> parse_validation_entries(std::string_view json_text, const std::string& source) {
+std::vector<AccuracyEntry> parse_validation_entries(std::string_view json_text, const std::string& source) {
   json document;
   try {
     document = json::parse(json_text);
@@ -63,12 +63,12 @@ std::vector<ValidationEntry> parse_validation_entries(std::string_view json_text
   if (!entries->is_array()) fail(source, "entries", fmt::format("expected an array, found {}", entries->type_name()));
   if (entries->empty()) fail(source, "entries", "is empty, nothing to plot");
 
-  std::vector<ValidationEntry> result;
+  std::vector<AccuracyEntry> result;
   for (size_t i = 0; i < entries->size(); ++i) {
     const json& entry = (*entries)[i];
     const std::string where = fmt::format("entries[{}]", i);
     if (!entry.is_object()) fail(source, where, "expected an object");
-    ValidationEntry e;
+    AccuracyEntry e;
     e.kernel = text(entry, "kernel", source, where);
     e.device = text(entry, "device", source, where);
     e.predicted_ms = positive_number(entry, "predicted_ms", source, where);
@@ -85,11 +85,11 @@ std::vector<ValidationEntry> parse_validation_entries(std::string_view json_text
   return result;
 }
 
-std::vector<ValidationEntry> validation_entries_from(const ProfilePrediction& prediction) {
-  std::vector<ValidationEntry> entries;
+std::vector<AccuracyEntry> validation_entries_from(const ProfilePrediction& prediction) {
+  std::vector<AccuracyEntry> entries;
   for (const auto& p : prediction.kernels) {
     if (!p.measured_ms || !(*p.measured_ms > 0) || !(p.thesis.predicted_ms > 0)) continue;
-    ValidationEntry e;
+    AccuracyEntry e;
     e.kernel = p.kernel;
     e.device = p.device;
     e.predicted_ms = p.thesis.predicted_ms;

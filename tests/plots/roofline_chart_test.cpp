@@ -26,9 +26,10 @@ DeviceProfile modern_device() {
   DeviceProfile device;
   device.name = "Test GPU <sxm>";
   device.throughput = {60000, 30000, 30000, 60000, 20000, 3000};
-  device.extra_throughput = {{"fp16_gflops", 120000},   {"tensor_fp16_tflops", 700}, {"l2_gbps", 9000},
+  device.extra_throughput = {{"half2_gflops", 120000},  {"tensor_fp16_tflops", 700}, {"l2_gbps", 9000},
                              {"l1_gbps", 25000},        {"dram_read_gbps", 3100},    {"launch_overhead_us", 2.5},
-                             {"fp32_theoretical", 67000}};
+                             {"fp32_theoretical", 67000}, {"memcpy_d2d_gbps", 2900},  {"shared_ldst64_gops", 9000},
+                             {"tensor_bf16_gflops", 690000}};
   for (int i = 0; i < 6; ++i) {
     const double intensity = 0.25 * std::pow(4.0, i);
     device.roofline_sweep.push_back({"fp32", double(i * 8), intensity, 1.0, std::min(3000 * intensity, 58000.0), 0});
@@ -44,7 +45,8 @@ TEST_CASE("roofline ceilings: the six throughputs and every extra peak, with val
   for (const auto& c : ceilings) labels.push_back(c.label());
   CHECK_THAT(fmt::format("{}", fmt::join(labels, "|")),
              Catch::Equals("fp64 30000 GFLOP/s|fp32 60000 GFLOP/s|int32 MAD 30000 GIOP/s|DRAM 3000 GB/s|"
-                           "fp16 120000 GFLOP/s|L1 25000 GB/s|L2 9000 GB/s|tensor fp16 700000 GFLOP/s"));
+                           "fp16 (half2) 120000 GFLOP/s|L1 25000 GB/s|L2 9000 GB/s|tensor bf16 690000 GFLOP/s|"
+                           "tensor fp16 700000 GFLOP/s"));
 }
 
 TEST_CASE("roofline of a thesis device: kernels sit at O_krn and the model's attained throughput") {
@@ -95,10 +97,11 @@ TEST_CASE("roofline draws extra ceilings and the measured sweep, and escapes odd
   const DeviceProfile device = modern_device();
   const GnuplotChart chart = roofline_chart(device, nullptr, "", *chart_target_for("modern.svg"));
   CHECK_THAT(chart.data, Catch::Contains("measured fp32 sweep"));
-  CHECK_THAT(chart.data, !Catch::Contains("launch"));
+  for (const char* left_out : {"launch", "memcpy", "dram read", "ldst", "theoretical"})
+    CHECK_THAT(chart.data, !Catch::Contains(left_out));
   const RenderedSvg svg = render_svg(chart);
   const std::string text = svg_text(*svg.root);
-  for (const char* label : {"fp16 120000 GFLOP/s", "tensor fp16 700000 GFLOP/s", "L2 9000 GB/s", "L1 25000 GB/s",
+  for (const char* label : {"fp16 (half2) 120000 GFLOP/s", "tensor fp16 700000 GFLOP/s", "tensor bf16 690000 GFLOP/s", "L2 9000 GB/s", "L1 25000 GB/s",
                             "DRAM 3000 GB/s", "Roofline of Test GPU <sxm>", "measured fp32 sweep (mixbench)"})
     CHECK_THAT(text, Catch::Contains(label));
 

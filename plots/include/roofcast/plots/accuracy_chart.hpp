@@ -11,7 +11,7 @@ namespace roofcast {
 // Accuracy of predictions: predicted vs measured time (log-log, with y = x and a +-25 % band),
 // beside the cumulative distribution of the absolute percentage error, per device.
 // `source_note` says where the measured times come from; it is printed under the title.
-GnuplotChart accuracy_chart(const std::vector<ValidationEntry>& entries, const std::string& source_note,
+GnuplotChart accuracy_chart(const std::vector<AccuracyEntry>& entries, const std::string& source_note,
                             const ChartTarget& target);
 
 }  // namespace roofcast

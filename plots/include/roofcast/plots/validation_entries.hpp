@@ -12,7 +12,7 @@ namespace roofcast {
 // One (kernel, device) pair of a validation file (written by `roofcast validate`):
 // {"format": "roofcast-validation", "version": 1, "entries": [{"kernel", "device",
 // "predicted_ms", "measured_ms", "corrected_ms"?, "bound"?}, ...], ...}.
-struct ValidationEntry {
+struct AccuracyEntry {
   std::string kernel;
   std::string device;
   double predicted_ms = 0;
@@ -25,10 +25,10 @@ struct ValidationEntry {
 
 // Reads the "entries" of a validation file; other fields are ignored. Throws InputError
 // naming `source` and the field at fault.
-std::vector<ValidationEntry> parse_validation_entries(std::string_view json_text, const std::string& source);
+std::vector<AccuracyEntry> parse_validation_entries(std::string_view json_text, const std::string& source);
 
 // The entries of a prediction whose measured time is known (measured_ms / measured_ms_by_device
 // of the profile), for a profile that carries measurements.
-std::vector<ValidationEntry> validation_entries_from(const ProfilePrediction& prediction);
+std::vector<AccuracyEntry> validation_entries_from(const ProfilePrediction& prediction);
 
 }  // namespace roofcast
