@@ -1,4 +1,4 @@
-# Roofline of GTX-1060 6GB with the kernels of thesis-rodinia (thesis model)
+# Roofline of GTX-1060 6GB: kernels of thesis-rodinia
 # Written by roofcast. Restyle it by editing this script, then rerun it from its folder:
 #   gnuplot 'roofline-gtx-1060-6gb-rodinia.png'      (or: gnuplot -e "output_file='other.svg'" ...)
 set terminal pngcairo size 1250,650 noenhanced font 'Sans,10' background rgb 'white'
@@ -7,14 +7,14 @@ set output output_file
 set encoding utf8
 
 data = 'roofline-gtx-1060-6gb-rodinia.dat'
-set title 'Roofline of GTX-1060 6GB with the kernels of thesis-rodinia (thesis model)' font ',14'
+set title 'Roofline of GTX-1060 6GB: kernels of thesis-rodinia' font ',13'
 set logscale xy 10
 set xrange [0.01:10000]
 set yrange [1:10000]
 set xlabel 'Operational intensity (operations per DRAM byte)'
 set ylabel 'Performance (GFLOP/s; GIOP/s for integer)'
 set format x '%g'
-set format y '%g'
+set format y '%.0f'
 set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f4f4f4' lw 1
 set lmargin at screen 0.08
 set rmargin at screen 0.62
@@ -30,7 +30,7 @@ set label 'fp64 145 GFLOP/s' at 10000, 145.02 right offset -0.5,0.7 textcolor rg
 set label 'DRAM 161.6 GB/s' at 0.0199526, 3.22514 left rotate by 49.1 offset -0.6,0.9 textcolor rgb '#000000' font ',11'
 
 # Numbered key of the kernels (right margin): number, name, type, bound, predicted time, share.
-set label 'Kernels (predicted; marker size = share of time)' at screen 0.635, 0.930 left font ',10'
+set label 'Kernels as the thesis model predicts them (size = share of time)' at screen 0.635, 0.930 left font ',10'
 set label ' 1 3d-htsp          fp32 memory     7.825 ms   5 %' at screen 0.635, 0.885 left font 'Monospace,9' textcolor rgb '#0072b2'
 set label ' 2 btr-fnd          int  compute    0.265 ms  <1 %' at screen 0.635, 0.856 left font 'Monospace,9' textcolor rgb '#009e73'
 set label ' 3 btr-rng          int  compute    0.284 ms  <1 %' at screen 0.635, 0.827 left font 'Monospace,9' textcolor rgb '#009e73'
