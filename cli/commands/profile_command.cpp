@@ -11,6 +11,7 @@
 #include <iostream>
 #include <memory>
 #include <regex>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -193,6 +194,11 @@ void run_profile(const ProfileOptions& options) {
     std::string joined_metrics;
     for (const auto& metric : metrics) joined_metrics += (joined_metrics.empty() ? "" : ",") + metric;
     env[protocol::kMetricsVariable] = joined_metrics;
+    // Only one profiling session can hold a GPU's counters: where several processes launched
+    // kernels in the timing run, they take turns one launch at a time (slower per launch).
+    std::set<int> launching_processes;
+    for (const auto& launch : timing.launches) launching_processes.insert(launch.process);
+    if (launching_processes.size() > 1) env[protocol::kShareCountersVariable] = "1";
     const AppExit counter_exit = run_application(options.command, env);
     if (counter_exit.exit_code != timing_exit.exit_code)
       std::cerr << fmt::format("roofcast profile: warning: the application exited with {} in the counter run, {} in "

@@ -50,6 +50,11 @@ python3 profiler/scripts/compare_with_ncu.py "$R/torch-profile.json" "$R/torch-n
 note "torch vs ncu" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-torch.txt")"
 python3 profiler/scripts/compare_with_ncu.py "$R/torch-profile.json" "$R/torch-ncu.csv" --cache-dependent report --label "torch" >"$R/compare-torch-report.txt" 2>&1
 note "  same, DRAM/L2 reported apart" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-torch-report.txt")"
+# ncu without its clock locking (our runs leave the clocks alone): dynamic counters such as occupancy.
+$T ncu --metrics "$METRICS" --clock-control none -f -o "$R/torch-ncu-clocks" $TORCH >"$R/torch-ncu-clocks.log" 2>&1
+ncu_csv "$R/torch-ncu-clocks.ncu-rep" "$R/torch-ncu-clocks.csv"
+python3 profiler/scripts/compare_with_ncu.py "$R/torch-profile.json" "$R/torch-ncu-clocks.csv" --cache-dependent report --label "torch, ncu --clock-control none" >"$R/compare-torch-clocks-report.txt" 2>&1
+note "torch vs ncu, clocks not locked" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-torch-clocks-report.txt")"
 # ncu against itself (a second run): how far its own numbers move between runs.
 $T ncu --metrics "$METRICS" -f -o "$R/torch-ncu2" $TORCH >"$R/torch-ncu2.log" 2>&1
 ncu_csv "$R/torch-ncu2.ncu-rep" "$R/torch-ncu2.csv"

@@ -13,8 +13,8 @@
 
 namespace roofcast::profiler {
 
-CounterCollector::CounterCollector(RecordWriter& writer, std::vector<std::string> metrics)
-    : writer_(writer), metrics_(std::move(metrics)) {
+CounterCollector::CounterCollector(RecordWriter& writer, std::vector<std::string> metrics, bool share)
+    : writer_(writer), metrics_(std::move(metrics)), share_(share) {
   for (const auto& metric : metrics_) metric_pointers_.push_back(metric.c_str());
   // Kept as a switch for diagnosis: whether SetConfig is repeated after each counter-data reset.
   if (const char* value = std::getenv("ROOFCAST_PROFILE_RECONFIGURE"); value && std::strcmp(value, "0") == 0)
@@ -170,9 +170,9 @@ void CounterCollector::end(CUcontext context, uint64_t index, const LaunchInfo& 
   nlohmann::json line = launch_record(launch, index);
   line["metrics"] = metrics;
   writer_.write(line);
-  // Give the counters back between launches, so that other processes of the application
-  // (children, MPI ranks) can take their turn; see the lock in injection.cpp.
-  disable(context);
+  // Give the counters back between launches where other processes of the application
+  // (children, MPI ranks) take their turns; see the lock in injection.cpp.
+  if (share_) disable(context);
 }
 
 }  // namespace roofcast::profiler

@@ -19,7 +19,8 @@ namespace roofcast::profiler {
 // launch is its own range and CUPTI replays it until all passes are collected.
 class CounterCollector {
  public:
-  CounterCollector(RecordWriter& writer, std::vector<std::string> metrics);
+  // `share`: release the GPU's counters after every launch (several processes profile in turns).
+  CounterCollector(RecordWriter& writer, std::vector<std::string> metrics, bool share);
   ~CounterCollector();
 
   void begin(CUcontext context, int device);                           // at launch entry; throws
@@ -50,6 +51,7 @@ class CounterCollector {
   std::vector<const char*> metric_pointers_;
   bool reconfigure_after_reset_ = true;
   bool profiler_initialized_ = false;
+  bool share_ = false;
   std::map<int, DeviceConfig> devices_;
   std::map<CUcontext, ContextProfiler> contexts_;
   CUcontext active_ = nullptr;  // the Range Profiler runs on one context at a time

@@ -46,6 +46,7 @@ struct Injection {
   std::string folder;
   int lock_fd = -1;           // counters.lock in the records folder, opened by this pid
   int lock_pid = 0;
+  bool share_counters = false;
   uint64_t recorded = 0;
   bool ended = false;
 };
@@ -62,6 +63,7 @@ struct PendingLaunch {
 // The GPU's counters serve one profiling session at a time, machine-wide: processes of one
 // application take turns, one launch at a time, through a lock file in the records folder.
 void lock_counters() {
+  if (!g->share_counters) return;
   if (g->lock_pid != getpid()) {  // a forked child shares the parent's open file: open its own
     g->lock_pid = getpid();
     g->lock_fd = open((g->folder + "/counters.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
@@ -249,7 +251,9 @@ int initialize() {
     if (g->mode == "counters") {
       std::vector<std::string> metrics = split_metrics(env(protocol::kMetricsVariable));
       if (metrics.empty()) throw std::runtime_error(fmt::format("{} is empty", protocol::kMetricsVariable));
-      g->counters = std::make_unique<CounterCollector>(*g->writer, std::move(metrics));
+      const char* share = env(protocol::kShareCountersVariable);
+      g->share_counters = share && std::strcmp(share, "1") == 0;
+      g->counters = std::make_unique<CounterCollector>(*g->writer, std::move(metrics), g->share_counters);
     } else {
       g->timing = std::make_unique<TimingCollector>(*g->writer);
       g->timing->start();

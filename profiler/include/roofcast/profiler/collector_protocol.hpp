@@ -21,6 +21,8 @@ inline constexpr const char* kKernelRegexVariable = "ROOFCAST_PROFILE_KERNEL_REG
 inline constexpr const char* kSkipVariable = "ROOFCAST_PROFILE_LAUNCH_SKIP";
 inline constexpr const char* kCountVariable = "ROOFCAST_PROFILE_LAUNCH_COUNT";
 inline constexpr const char* kDeviceVariable = "ROOFCAST_PROFILE_DEVICE";
+// "1": several processes launch kernels; they take the counters in turns, one launch at a time.
+inline constexpr const char* kShareCountersVariable = "ROOFCAST_PROFILE_SHARE_COUNTERS";
 
 inline constexpr const char* kFilePrefix = "roofcast-";
 inline constexpr const char* kFileSuffix = ".jsonl";
