@@ -75,7 +75,7 @@ $T "$BIN/roofcast" profile -k stream_triad -s 1 -c 2 -o "$R/filtered.json" -- "$
 note "filters -k -s -c" "$(python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels']; sys.exit(0 if len(k)==1 and k[0]['invocations']==2 else 1)" "$R/filtered.json" 2>/dev/null && echo ok || echo FAILED)"
 
 # 4. Profile -> predict with the bench's device profile for this GPU when there is one.
-DEVICE=$(ls "$R"/device.json data/devices/*h100*.json data/devices/*H100*.json data/devices/*h200*.json 2>/dev/null | head -1)
+DEVICE=$(ls "$R"/device.json "$R"/../bench/device.json data/devices/*h100*.json data/devices/*H100*.json data/devices/*h200*.json 2>/dev/null | head -1)
 [[ -n $DEVICE ]] || DEVICE=$(ls "$OUT"/*device*.json 2>/dev/null | head -1)
 if [[ -n $DEVICE ]]; then
   "$BIN/roofcast" predict --profile "$R/testapp-profile.json" --device "$DEVICE" >"$R/predict.txt" 2>&1
