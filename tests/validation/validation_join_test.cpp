@@ -179,3 +179,20 @@ TEST_CASE("a kernel the model sees no work in is left out with a note, not score
   REQUIRE(result.notes.size() == 1);
   CHECK_THAT(result.notes[0], Catch::StartsWith("idle on A: predicted 0.000000 ms"));
 }
+
+TEST_CASE("any model plugs in as a predictor, the utilization correction included") {
+  // A model that predicts 8 ms everywhere: E_util = 12.5 / 8 on the reference A.
+  JoinOptions options;
+  options.predictor = [](const KernelRecord&, const DeviceProfile&) { return ModelPrediction{8.0, Bound::compute}; };
+  const std::vector<DeviceProfile> devices = {device("A", 100), device("B", 200)};
+  const std::vector<MeasuredRun> runs = {run("b.json", "B", {{"k", 4, 10.0}})};
+  const auto result =
+      join_predictions_with_measurements({profile("p.json", {memory_kernel("k", 12.5)})}, devices, runs, &devices[0],
+                                         options);
+  REQUIRE(result.entries.size() == 2);
+  CHECK(result.entries[1].predicted_ms == Approx(8.0));
+  CHECK(result.entries[1].bound == Bound::compute);
+  CHECK(result.entries[1].error() == Approx(-0.2));
+  CHECK(*result.entries[1].corrected_ms == Approx(12.5));
+  CHECK(*result.entries[1].corrected_error() == Approx(0.25));
+}

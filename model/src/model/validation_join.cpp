@@ -8,7 +8,7 @@
 #include <set>
 
 #include "roofcast/formats/input_error.hpp"
-#include "roofcast/model/profile_prediction.hpp"
+#include "roofcast/model/thesis_prediction.hpp"
 
 namespace roofcast {
 
@@ -132,6 +132,13 @@ std::string missing_message(const MeasurementIndex& index, const SourcedProfile&
 
 }  // namespace
 
+KernelPredictor thesis_predictor() {
+  return [](const KernelRecord& kernel, const DeviceProfile& device) {
+    const ThesisPrediction p = predict_thesis(kernel_parameters_of(kernel), device.throughput);
+    return ModelPrediction{p.predicted_ms, p.bound};
+  };
+}
+
 bool same_device_name(const std::string& a, const std::string& b) {
   return normalized_device_name(a) == normalized_device_name(b);
 }
@@ -144,6 +151,7 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
   result.reference_device = common_reference_device(profiles);
   check_unique_kernel_names(profiles);
   const MeasurementIndex index(runs, devices);
+  const KernelPredictor predict = options.predictor ? options.predictor : thesis_predictor();
 
   std::set<std::string> profiled_kernels;
   for (const auto& sourced : profiles) {
@@ -154,7 +162,7 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
         const auto measured = index.find(device.name, kernel.name);
         // The profile's own time on its reference device, whatever spelling the device has.
         if (!measured && kernel.measured_ms && !kernel.measured_ms_by_device.contains(device.name) &&
-            same_device_name(device.name, profile.reference_device))
+            !profile.reference_device.empty() && same_device_name(device.name, profile.reference_device))
           kernel.measured_ms_by_device[device.name] = *kernel.measured_ms;
         if (!measured) continue;
         double ms = measured->kernel->measured_ms;
@@ -172,34 +180,41 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
       }
     }
 
-    const ProfilePrediction prediction = predict_profile(profile, devices, reference);
-    for (const auto& p : prediction.kernels) {
-      // Where measured files of a device are given, they alone say what was measured there.
-      const bool has_runs = !index.run_sources(p.device).empty();
-      if (!p.measured_ms || (has_runs && !index.find(p.device, p.kernel))) {
-        if (!options.allow_missing) throw InputError(missing_message(index, sourced, p.kernel, p.device));
-        result.skipped.push_back(p.kernel + " on " + p.device);
-        continue;
+    for (const auto& kernel : profile.kernels) {
+      const KernelParameters parameters = kernel_parameters_of(kernel);
+      std::optional<double> E_util;
+      if (reference && kernel.measured_ms) {
+        const double on_reference = predict(kernel, *reference).predicted_ms;
+        if (on_reference > 0 && std::isfinite(on_reference)) E_util = utilization_factor(*kernel.measured_ms, on_reference);
       }
-      if (!(p.thesis.predicted_ms > 0) || !std::isfinite(p.thesis.predicted_ms)) {
-        result.notes.push_back(p.kernel + " on " + p.device + ": predicted " + std::to_string(p.thesis.predicted_ms) +
-                               " ms, the model counts no work for it: left out");
-        continue;
+      for (const auto& device : devices) {
+        // Where measured files of a device are given, they alone say what was measured there.
+        const bool has_runs = !index.run_sources(device.name).empty();
+        const auto measured = kernel.measured_ms_by_device.find(device.name);
+        if (measured == kernel.measured_ms_by_device.end() || (has_runs && !index.find(device.name, kernel.name))) {
+          if (!options.allow_missing) throw InputError(missing_message(index, sourced, kernel.name, device.name));
+          result.skipped.push_back(kernel.name + " on " + device.name);
+          continue;
+        }
+        const ModelPrediction p = predict(kernel, device);
+        if (!(p.predicted_ms > 0) || !std::isfinite(p.predicted_ms)) {
+          result.notes.push_back(kernel.name + " on " + device.name + ": predicted " + std::to_string(p.predicted_ms) +
+                                 " ms, the model counts no work for it: left out");
+          continue;
+        }
+        ValidatedPrediction entry;
+        entry.kernel = kernel.name;
+        entry.device = device.name;
+        entry.profile = sourced.source;
+        entry.predicted_ms = p.predicted_ms;
+        entry.measured_ms = measured->second;
+        if (E_util) entry.corrected_ms = *E_util * p.predicted_ms;
+        entry.bound = p.bound;
+        entry.parameters = parameters;
+        entry.invocations = kernel.invocations;
+        entry.E_util = E_util;
+        result.entries.push_back(std::move(entry));
       }
-      const auto& record = *std::find_if(profile.kernels.begin(), profile.kernels.end(),
-                                         [&](const KernelRecord& k) { return k.name == p.kernel; });
-      ValidatedPrediction entry;
-      entry.kernel = p.kernel;
-      entry.device = p.device;
-      entry.profile = sourced.source;
-      entry.predicted_ms = p.thesis.predicted_ms;
-      entry.measured_ms = *p.measured_ms;
-      entry.corrected_ms = p.corrected_ms;
-      entry.bound = p.thesis.bound;
-      entry.parameters = p.parameters;
-      entry.invocations = record.invocations;
-      entry.E_util = p.E_util;
-      result.entries.push_back(std::move(entry));
     }
   }
 

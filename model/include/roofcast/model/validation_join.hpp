@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,22 @@ struct MeasuredRun {
   std::vector<Kernel> kernels;
 };
 
+// One model's prediction of a kernel's time on a device. Any model (or a variant of one with
+// a term switched off, for an ablation) plugs into the validation as a KernelPredictor.
+struct ModelPrediction {
+  double predicted_ms = 0;
+  Bound bound = Bound::compute;
+};
+using KernelPredictor = std::function<ModelPrediction(const KernelRecord&, const DeviceProfile&)>;
+
+// The thesis model (predict_thesis on the kernel's thesis parameters).
+KernelPredictor thesis_predictor();
+
 struct JoinOptions {
   // Skip (kernel, device) pairs with no measured time instead of failing.
   bool allow_missing = false;
+  // The model whose predictions are validated; empty = thesis_predictor().
+  KernelPredictor predictor;
 };
 
 struct JoinResult {
@@ -42,7 +56,7 @@ struct JoinResult {
 // Same device name up to case, spaces, dashes and underscores ("NVIDIA H200" = "nvidia-h200").
 bool same_device_name(const std::string& a, const std::string& b);
 
-// Predicts every kernel of every profile on every device with the thesis model and pairs
+// Predicts every kernel of every profile on every device with the options' model and pairs
 // each prediction with its measured time: from the runs of that device (a kernel they do
 // not list is missing), or, on a device with no runs, from the profile's own measured
 // times (measured_ms_by_device, or measured_ms on its reference device). A run with a different invocation count is rescaled to the
