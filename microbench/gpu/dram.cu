@@ -1,7 +1,7 @@
 // B_mem: DRAM read-only, write-only and copy kernels with 16-byte accesses and kUnroll
-// independent accesses in flight per thread (grid-stride), over buffers far larger than L2.
-// Each kernel is timed in a few variants (accesses in flight, cache hints, grid size) and the
-// fastest is reported with its configuration. The runtime's device-to-device copy is
+// independent accesses in flight per thread, over buffers far larger than L2. Each kernel is
+// timed in a few variants (access layout, cache hints, grid size) and the fastest is
+// reported with its configuration. The runtime's device-to-device copy is
 // measured on the same buffers for comparison.
 #include <fmt/format.h>
 
@@ -15,85 +15,114 @@ namespace roofcast::gpu {
 namespace {
 
 constexpr int kThreads = 512;
+constexpr int kUnroll = 4;  // 16-byte accesses in flight per thread
 constexpr uint32_t kSeed = 12345u;
 
-template <bool kStreaming>
+// Which vectors a thread touches. Interleaved: the grid sweeps the buffer in groups of
+// kUnroll x (all threads), each access of a thread one grid apart. Blocked: each block owns
+// groups of kUnroll x blockDim consecutive vectors (32 KiB), its accesses one block apart.
+enum class Layout { interleaved, blocked };
+// Cache hints: none (L2 only), evict-first loads and stores, or L2 fetching 256-byte blocks.
+enum class Hint { none, evict_first, prefetch_l2 };
+
+template <Hint kHint>
 __device__ __forceinline__ uint4 load(const uint4* p) {
-  if constexpr (kStreaming) return load_streaming(p);
+  if constexpr (kHint == Hint::evict_first) return load_streaming(p);
+  else if constexpr (kHint == Hint::prefetch_l2) return load_prefetch_l2(p);
   else return load_bypass_l1(p);
 }
-template <bool kStreaming>
+template <Hint kHint>
 __device__ __forceinline__ void store(uint4* p, uint4 v) {
-  if constexpr (kStreaming) store_streaming(p, v);
+  if constexpr (kHint == Hint::evict_first) store_streaming(p, v);
   else *p = v;
 }
 
-template <int kUnroll, bool kStreaming>
-__global__ void __launch_bounds__(kThreads) dram_read_kernel(const uint4* in, size_t vectors, uint32_t* block_sums) {
-  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
-  size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
-  uint32_t sum = 0;
-  for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
-    uint4 v[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = load<kStreaming>(in + i + u * stride);
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) sum += word_sum(v[u]);
+// Calls group(first, step) for every full group of this thread (accesses first + u * step,
+// u < kUnroll), then single(i) for each leftover vector.
+template <Layout kLayout, typename Group, typename Single>
+__device__ __forceinline__ void for_each_access(size_t vectors, Group group, Single single) {
+  const size_t threads = static_cast<size_t>(gridDim.x) * blockDim.x;
+  const size_t thread = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  size_t covered;
+  if constexpr (kLayout == Layout::interleaved) {
+    const size_t groups = vectors / (kUnroll * threads);
+    for (size_t g = 0; g < groups; ++g) group(g * kUnroll * threads + thread, threads);
+    covered = groups * kUnroll * threads;
+  } else {
+    const size_t span = static_cast<size_t>(kUnroll) * blockDim.x;
+    const size_t groups = vectors / span;
+    for (size_t g = blockIdx.x; g < groups; g += gridDim.x) group(g * span + threadIdx.x, blockDim.x);
+    covered = groups * span;
   }
-  for (; i < vectors; i += stride) sum += word_sum(in[i]);
+  for (size_t i = covered + thread; i < vectors; i += threads) single(i);
+}
+
+template <Layout kLayout, Hint kHint>
+__global__ void __launch_bounds__(kThreads) dram_read_kernel(const uint4* in, size_t vectors, uint32_t* block_sums) {
+  uint32_t sum = 0;
+  for_each_access<kLayout>(
+      vectors,
+      [&](size_t first, size_t step) {
+        uint4 v[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) v[u] = load<kHint>(in + first + u * step);
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) sum += word_sum(v[u]);
+      },
+      [&](size_t i) { sum += word_sum(in[i]); });
   sum = block_sum(sum);
   if (threadIdx.x == 0) block_sums[blockIdx.x] = sum;
 }
 
-template <int kUnroll, bool kStreaming>
+template <Layout kLayout, Hint kHint>
 __global__ void __launch_bounds__(kThreads) dram_write_kernel(uint4* out, size_t vectors, uint32_t seed) {
-  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
-  size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
-  for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
+  for_each_access<kLayout>(
+      vectors,
+      [&](size_t first, size_t step) {
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) store<kStreaming>(out + i + u * stride, pattern_vector(i + u * stride, seed));
-  }
-  for (; i < vectors; i += stride) out[i] = pattern_vector(i, seed);
+        for (int u = 0; u < kUnroll; ++u) store<kHint>(out + first + u * step, pattern_vector(first + u * step, seed));
+      },
+      [&](size_t i) { out[i] = pattern_vector(i, seed); });
 }
 
-template <int kUnroll, bool kStreaming>
+template <Layout kLayout, Hint kHint>
 __global__ void __launch_bounds__(kThreads) dram_copy_kernel(const uint4* in, uint4* out, size_t vectors) {
-  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
-  size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
-  for (; i + (kUnroll - 1) * stride < vectors; i += kUnroll * stride) {
-    uint4 v[kUnroll];
+  for_each_access<kLayout>(
+      vectors,
+      [&](size_t first, size_t step) {
+        uint4 v[kUnroll];
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) v[u] = load<kStreaming>(in + i + u * stride);
+        for (int u = 0; u < kUnroll; ++u) v[u] = load<kHint>(in + first + u * step);
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) store<kStreaming>(out + i + u * stride, v[u]);
-  }
-  for (; i < vectors; i += stride) out[i] = in[i];
+        for (int u = 0; u < kUnroll; ++u) store<kHint>(out + first + u * step, v[u]);
+      },
+      [&](size_t i) { out[i] = in[i]; });
 }
 
 // One kernel variant: its launchers for a grid of `blocks`, and the blocks one wave holds.
 struct Variant {
-  int unroll;
-  bool streaming;
+  Layout layout;
+  Hint hint;
   int blocks_per_sm;
   void (*read)(int blocks, const uint4*, size_t, uint32_t*);
   void (*write)(int blocks, uint4*, size_t, uint32_t);
   void (*copy)(int blocks, const uint4*, uint4*, size_t);
 };
 
-template <int kUnroll, bool kStreaming>
+template <Layout kLayout, Hint kHint>
 Variant make_variant() {
-  Variant v{kUnroll, kStreaming, 0, nullptr, nullptr, nullptr};
-  ROOFCAST_GPU_CHECK(max_active_blocks(&v.blocks_per_sm, dram_copy_kernel<kUnroll, kStreaming>, kThreads, 0));
+  Variant v{kLayout, kHint, 0, nullptr, nullptr, nullptr};
+  ROOFCAST_GPU_CHECK(max_active_blocks(&v.blocks_per_sm, dram_copy_kernel<kLayout, kHint>, kThreads, 0));
   v.read = [](int blocks, const uint4* in, size_t n, uint32_t* sums) {
-    dram_read_kernel<kUnroll, kStreaming><<<blocks, kThreads>>>(in, n, sums);
+    dram_read_kernel<kLayout, kHint><<<blocks, kThreads>>>(in, n, sums);
     ROOFCAST_GPU_CHECK_LAUNCH("dram_read_kernel");
   };
   v.write = [](int blocks, uint4* out, size_t n, uint32_t seed) {
-    dram_write_kernel<kUnroll, kStreaming><<<blocks, kThreads>>>(out, n, seed);
+    dram_write_kernel<kLayout, kHint><<<blocks, kThreads>>>(out, n, seed);
     ROOFCAST_GPU_CHECK_LAUNCH("dram_write_kernel");
   };
   v.copy = [](int blocks, const uint4* in, uint4* out, size_t n) {
-    dram_copy_kernel<kUnroll, kStreaming><<<blocks, kThreads>>>(in, out, n);
+    dram_copy_kernel<kLayout, kHint><<<blocks, kThreads>>>(in, out, n);
     ROOFCAST_GPU_CHECK_LAUNCH("dram_copy_kernel");
   };
   return v;
@@ -102,13 +131,17 @@ Variant make_variant() {
 // Grid sizes tried: one, two and eight waves, and one unrolled trip per thread.
 std::vector<int> grid_sizes(const Context& context, const Variant& v, size_t vectors) {
   const int wave = context.sm_count * v.blocks_per_sm;
-  const size_t cover = (vectors + static_cast<size_t>(kThreads) * v.unroll - 1) / (static_cast<size_t>(kThreads) * v.unroll);
+  const size_t cover = (vectors + static_cast<size_t>(kThreads) * kUnroll - 1) / (static_cast<size_t>(kThreads) * kUnroll);
   return {wave, 2 * wave, 8 * wave, static_cast<int>(std::min<size_t>(cover, 1u << 30))};
 }
 
 std::string describe(const Variant& v, int blocks, size_t bytes) {
-  return fmt::format("{} MiB, {} blocks x {} threads, 16-byte accesses, {} in flight per thread{}", bytes >> 20, blocks,
-                     kThreads, v.unroll, v.streaming ? ", evict-first hints" : "");
+  const char* hint = v.hint == Hint::evict_first ? ", evict-first hints"
+                     : v.hint == Hint::prefetch_l2 ? ", 256-byte L2 fetches"
+                                                   : "";
+  return fmt::format("{} MiB, {} blocks x {} threads, {} layout, 16-byte accesses, {} in flight per thread{}",
+                     bytes >> 20, blocks, kThreads, v.layout == Layout::blocked ? "blocked" : "interleaved", kUnroll,
+                     hint);
 }
 
 // Times every (variant, grid) and keeps the fastest (median rate).
@@ -140,8 +173,10 @@ std::vector<Measurement> characterize_dram(const Context& context) {
   const size_t vectors = bytes / 16;
   DeviceBuffer<uint4> a(vectors), b(vectors);
   fill_pattern(a, kSeed);
-  const std::vector<Variant> variants = {make_variant<4, false>(), make_variant<8, false>(), make_variant<4, true>(),
-                                         make_variant<8, true>()};
+  const std::vector<Variant> variants = {
+      make_variant<Layout::interleaved, Hint::none>(),    make_variant<Layout::interleaved, Hint::evict_first>(),
+      make_variant<Layout::interleaved, Hint::prefetch_l2>(), make_variant<Layout::blocked, Hint::none>(),
+      make_variant<Layout::blocked, Hint::evict_first>(),  make_variant<Layout::blocked, Hint::prefetch_l2>()};
   int max_blocks = 0;
   for (const auto& v : variants)
     for (const int blocks : grid_sizes(context, v, vectors)) max_blocks = std::max(max_blocks, blocks);

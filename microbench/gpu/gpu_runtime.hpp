@@ -164,6 +164,18 @@ __device__ __forceinline__ void store_streaming(T* p, T value) {
   __stcs(p, value);
 #endif
 }
+// A 16-byte load that skips L1 and has L2 fetch 256-byte blocks from DRAM (sm_80 and later).
+__device__ __forceinline__ uint4 load_prefetch_l2(const uint4* p) {
+#if ROOFCAST_BACKEND_CUDA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  uint4 v;
+  asm("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+      : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+      : "l"(p));
+  return v;
+#else
+  return load_bypass_l1(p);
+#endif
+}
 template <typename T>
 __device__ __forceinline__ T load_cached_l1(const T* p) {
 #if ROOFCAST_BACKEND_HIP

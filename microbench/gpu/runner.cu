@@ -5,19 +5,14 @@
 
 namespace roofcast::gpu {
 
-double clock_mhz_from_blocks(const std::vector<BlockClock>& blocks, double min_block_us) {
-  std::vector<double> mhz;
-  for (const auto& b : blocks) {
-    const double ns = (b.end_ticks - b.start_ticks) / kTimerTicksPerNanosecond;
-    const double cycles = static_cast<double>(b.end_cycles - b.start_cycles);
-    if (ns >= min_block_us * 1e3 && cycles > 0) mhz.push_back(cycles / ns * 1e3);
-  }
-  if (mhz.empty()) return 0;
-  return microbench::summarize(mhz).median;
+double clock_mhz_from_blocks(const std::vector<BlockClock>& blocks, double elapsed_ms) {
+  long long longest = 0;
+  for (const auto& b : blocks) longest = std::max(longest, b.end_cycles - b.start_cycles);
+  return elapsed_ms > 0 ? longest / (elapsed_ms * 1e3) : 0;
 }
 
 std::vector<double> time_repetitions(const std::function<void()>& launch, const RunPolicy& policy,
-                                     const std::function<void()>& after_each) {
+                                     const std::function<void(double)>& after_each) {
   EventPair events;
   for (int i = 0; i < policy.warmups; ++i) launch();
   ROOFCAST_GPU_CHECK(device_synchronize());
@@ -27,7 +22,7 @@ std::vector<double> time_repetitions(const std::function<void()>& launch, const 
     launch();
     events.stop();
     times.push_back(events.elapsed_ms());
-    if (after_each) after_each();
+    if (after_each) after_each(times.back());
   }
   ROOFCAST_GPU_CHECK(device_synchronize());
   return times;
@@ -36,10 +31,11 @@ std::vector<double> time_repetitions(const std::function<void()>& launch, const 
 microbench::Measurement measure(const Workload& workload, const RunPolicy& policy) {
   // The SM clock of every timed repetition: the clock can change between launches (power limits).
   std::vector<double> clock_mhz;
-  std::function<void()> read_clock;
+  std::function<void(double)> read_clock;
   if (workload.clocks)
-    read_clock = [&] {
-      if (const double mhz = clock_mhz_from_blocks(workload.clocks->to_host()); mhz > 0) clock_mhz.push_back(mhz);
+    read_clock = [&](double elapsed_ms) {
+      if (const double mhz = clock_mhz_from_blocks(workload.clocks->to_host(), elapsed_ms); mhz > 0)
+        clock_mhz.push_back(mhz);
     };
   const std::vector<double> times = time_repetitions(workload.launch, policy, read_clock);
   if (workload.verify) {

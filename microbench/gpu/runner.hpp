@@ -12,30 +12,24 @@
 
 namespace roofcast::gpu {
 
-// Written by thread 0 of each block at its start and end: SM cycles and timer ticks.
+// Written by thread 0 of each block at its start and end: SM cycles.
 struct BlockClock {
   long long start_cycles;
   long long end_cycles;
-  long long start_ticks;
-  long long end_ticks;
 };
 
 __device__ __forceinline__ void record_block_start(BlockClock* clocks) {
-  if (clocks && threadIdx.x == 0) {
-    clocks[blockIdx.x].start_ticks = timer_ticks();
-    clocks[blockIdx.x].start_cycles = cycle_counter();
-  }
+  if (clocks && threadIdx.x == 0) clocks[blockIdx.x].start_cycles = cycle_counter();
 }
 __device__ __forceinline__ void record_block_end(BlockClock* clocks) {
-  if (clocks && threadIdx.x == 0) {
-    clocks[blockIdx.x].end_cycles = cycle_counter();
-    clocks[blockIdx.x].end_ticks = timer_ticks();
-  }
+  if (clocks && threadIdx.x == 0) clocks[blockIdx.x].end_cycles = cycle_counter();
 }
 
-// SM clock in MHz: the median over blocks of cycles / elapsed time. Blocks shorter than
-// `min_block_us` are ignored (timer granularity); 0 when none is long enough.
-double clock_mhz_from_blocks(const std::vector<BlockClock>& blocks, double min_block_us = 200);
+// SM clock in MHz during one launch that lasted `elapsed_ms` (CUDA/HIP events): the cycles
+// of its longest block over that time. The grids that record clocks are one wave, so every
+// block spans nearly the whole launch; measured throughput over the theoretical rate at this
+// clock is then work per SM cycle, whatever the clock did during the launch.
+double clock_mhz_from_blocks(const std::vector<BlockClock>& blocks, double elapsed_ms);
 
 // Thrown when a kernel's outputs are wrong: its numbers must not be reported.
 class VerificationError : public std::runtime_error {
@@ -64,9 +58,9 @@ struct Workload {
 
 // Times `launch` alone: `warmups` untimed launches, then `repetitions` launches each
 // between two events. Milliseconds per repetition.
-// `after_each` (optional) runs after each timed repetition, outside the timed region.
+// `after_each` (optional) gets each timed repetition's milliseconds, outside the timed region.
 std::vector<double> time_repetitions(const std::function<void()>& launch, const RunPolicy& policy,
-                                     const std::function<void()>& after_each = {});
+                                     const std::function<void(double)>& after_each = {});
 
 // Times, verifies (throws VerificationError) and summarizes one workload.
 microbench::Measurement measure(const Workload& workload, const RunPolicy& policy);

@@ -60,7 +60,12 @@ class ProgressBar {
 std::string command_line(int argc, char** argv) {
   const char* invoked_as = std::getenv("ROOFCAST_INVOKED_AS");
   std::string command = invoked_as ? invoked_as : "roofcast-bench";
-  for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    const bool plain = argument.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:%,+") ==
+                       std::string::npos;
+    command += plain && !argument.empty() ? " " + argument : " '" + argument + "'";
+  }
   return command;
 }
 
