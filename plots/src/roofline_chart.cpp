@@ -181,7 +181,7 @@ void write_kernels(DataFile& data, std::string& script, std::vector<std::string>
   bool any_measured = false;
   for (const auto& k : kernels) {
     if (!k.drawable) continue;
-    const double size = 0.8 + 3.2 * std::sqrt(k.time_share);
+    const double size = 0.8 + 2.4 * std::sqrt(k.time_share);
     rows += fmt::format("{} {} {} {:.3f} {} {} {}\n", k.number, number(k.O_krn), number(k.predicted_gops), size,
                         chart_style::rgb_value(chart_style::color_of(k.type)),
                         k.measured_gops ? number(*k.measured_gops) : "?", gnuplot::data_column(k.name));

@@ -68,7 +68,7 @@ TEST_CASE("roofline of a thesis device: kernels sit at O_krn and the model's att
   const GnuplotChart chart = roofline_chart(device, &*profile, "thesis-redblack", *chart_target_for("roofline.svg"));
   CHECK(chart.data_file_name == "roofline.dat");
   CHECK(chart.script_file_name == "roofline.gp");
-  CHECK_THAT(chart.data, Catch::Contains("1 0.30186 28.9244 4.000 13983232 28.8844 \"sor_red\""));  // O_krn T'_op size rgb measured
+  CHECK_THAT(chart.data, Catch::Contains("1 0.30186 28.9244 3.200 13983232 28.8844 \"sor_red\""));  // O_krn T'_op size rgb measured
   CHECK_THAT(chart.script, Catch::Contains("set logscale xy"));
   CHECK_THAT(chart.script, Catch::Contains("set output output_file"));
 
