@@ -146,3 +146,21 @@ TEST_CASE("report: one self-contained page with the predictions, warnings and in
   CHECK(html.find("id='c2-gpPt6'") != std::string::npos);
   CHECK(html.find("id='gpPt6'") == std::string::npos);
 }
+
+TEST_CASE("plot accuracy draws the validation file that roofcast validate writes") {
+  const auto folder = fresh_folder("validate");
+  const auto validation = folder / "validation.json";
+  const auto validate = run_roofcast(
+      {"validate", "--reference-profile", "thesis-redblack", "--all-devices", "--output", validation.string()});
+  INFO(validate.err);
+  REQUIRE(validate.exit_code == 0);
+  const auto result = run_roofcast(
+      {"plot", "accuracy", "--validation", validation.string(), "--output", (folder / "accuracy.svg").string()});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto root = roofcast::testing::parse_xml(slurp(folder / "accuracy.svg"));
+  // The thesis' red/black SOR on its six GPUs: the same figures as the profile's own measured times give.
+  for (const char* text : {"6 predictions on 6 devices", "GTX-660: median 0.1 %, 100 % within 25 %",
+                           "all 6: median 3.3 %, 100 % within 25 %", "Tesla K20c"})
+    CHECK_THAT(root->all_text(), Catch::Contains(text));
+}
