@@ -78,7 +78,8 @@ checks_of() {
 }
 
 start_mps() {
-  export CUDA_MPS_PIPE_DIRECTORY=$RUN/mps-pipe CUDA_MPS_LOG_DIRECTORY=$RUN/mps-log
+  # Short paths: the pipe folder holds Unix sockets, whose paths are limited to 107 bytes.
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/roofcast-mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/roofcast-mps-log
   mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
   nvidia-cuda-mps-control -d
 }
