@@ -135,8 +135,10 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
   const int device_block = data.add_block(
       "devices: B_mem T_op T_op_adjusted line_x line_y predicted_ms bound rgb name", device_rows);
 
+  const std::string intensity =
+      has_line ? fmt::format("O_krn = {} ops/byte", readable(O_krn)) : std::string("no DRAM traffic");
   const std::string title =
-      fmt::format("Quadrant split of kernel {} ({}, O_krn = {} ops/byte)", kernel.name, type, readable(O_krn));
+      fmt::format("Quadrant split of kernel {} ({}, {})", gnuplot::shortened(kernel.name, 30), type, intensity);
   std::string script = gnuplot::preamble(title, target, kWidth, kHeight);
   script += fmt::format(
       "data = {}\n"
@@ -157,8 +159,15 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
       number(x_low), number(x_high), number(y_low), number(y_high),
       quoted(fmt::format("Compute throughput T_op ({} {})", type, unit)), kLeft, kRight, kBottom, kTop, kRight + 0.02,
       kTop);
-  script += "set label 'memory bound (above the line)' at graph 0.02, 0.96 left front textcolor rgb '#a0522d' font ',11'\n";
-  script += "set label 'compute bound (below the line)' at graph 0.98, 0.04 right front textcolor rgb '#1f5f8b' font ',11'\n";
+  if (has_line) {
+    script += "set label 'memory bound (above the line)' at graph 0.02, 0.96 left front textcolor rgb '#a0522d' "
+              "font ',11'\n";
+    script += "set label 'compute bound (below the line)' at graph 0.98, 0.04 right front textcolor rgb '#1f5f8b' "
+              "font ',11'\n";
+  } else {
+    script += "set label 'The kernel moves no DRAM bytes: compute bound on every device (predicted: T''_op)' at graph "
+              "0.02, 0.96 left front font ',11'\n";
+  }
   script += "\n";
 
   const std::string d = fmt::format("data index {}", device_block);

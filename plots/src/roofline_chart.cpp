@@ -298,7 +298,8 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
                             "\"?\" = unknown.\n",
                             device.name, chart.script_file_name));
   const std::string title =
-      profile ? fmt::format("Roofline of {}: kernels of {}", device.name, profile_label)
+      profile ? fmt::format("Roofline of {}: kernels of {}", gnuplot::shortened(device.name, 30),
+                            gnuplot::shortened(profile_label, 30))
               : fmt::format("Roofline of {}", device.name);
   std::string script = gnuplot::preamble(title, target, kWidth, kHeight);
   script += fmt::format(
