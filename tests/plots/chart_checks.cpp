@@ -47,6 +47,7 @@ RenderedSvg render_svg(const GnuplotChart& chart) {
   std::ostringstream text;
   text << in.rdbuf();
   result.svg = text.str();
+  std::filesystem::remove_all(result.folder);  // everything the tests need is in memory now
   result.root = parse_xml(result.svg);
   return result;
 }

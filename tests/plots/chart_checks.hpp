@@ -14,12 +14,12 @@
 namespace roofcast::testing {
 
 struct RenderedSvg {
-  std::filesystem::path folder;
+  std::filesystem::path folder;  // where it was drawn (removed once read)
   std::string svg;
   std::unique_ptr<XmlElement> root;  // parsed: throws if the SVG is not well-formed XML
 };
 
-// Renders `chart` (an .svg target) with gnuplot into a fresh temporary folder.
+// Renders `chart` (an .svg target) with gnuplot in a fresh temporary folder and reads it back.
 RenderedSvg render_svg(const GnuplotChart& chart);
 
 // The plot area in SVG pixels: the border rectangle gnuplot draws where the script's
