@@ -15,31 +15,33 @@ namespace roofcast::gpu {
 namespace {
 
 constexpr int kThreads = 512;
-constexpr int kUnroll = 4;  // 16-byte accesses in flight per thread
+constexpr int kUnroll = 4;  // 16-byte accesses in flight per thread (copy also tries 8 and 16)
 constexpr uint32_t kSeed = 12345u;
 
 // Which vectors a thread touches. Interleaved: the grid sweeps the buffer in groups of
 // kUnroll x (all threads), each access of a thread one grid apart. Blocked: each block owns
 // groups of kUnroll x blockDim consecutive vectors (32 KiB), its accesses one block apart.
 enum class Layout { interleaved, blocked };
-// Cache hints: none (L2 only), evict-first loads and stores, or L2 fetching 256-byte blocks.
-enum class Hint { none, evict_first, prefetch_l2 };
+// Cache hints: none (L2 only), evict-first loads and stores, L2 fetching 256-byte blocks for
+// loads, or those loads with evict-first stores.
+enum class Hint { none, evict_first, prefetch_l2, prefetch_l2_evict_first_stores };
 
 template <Hint kHint>
 __device__ __forceinline__ uint4 load(const uint4* p) {
   if constexpr (kHint == Hint::evict_first) return load_streaming(p);
-  else if constexpr (kHint == Hint::prefetch_l2) return load_prefetch_l2(p);
+  else if constexpr (kHint == Hint::prefetch_l2 || kHint == Hint::prefetch_l2_evict_first_stores)
+    return load_prefetch_l2(p);
   else return load_bypass_l1(p);
 }
 template <Hint kHint>
 __device__ __forceinline__ void store(uint4* p, uint4 v) {
-  if constexpr (kHint == Hint::evict_first) store_streaming(p, v);
+  if constexpr (kHint == Hint::evict_first || kHint == Hint::prefetch_l2_evict_first_stores) store_streaming(p, v);
   else *p = v;
 }
 
 // Calls group(first, step) for every full group of this thread (accesses first + u * step,
 // u < kUnroll), then single(i) for each leftover vector.
-template <Layout kLayout, typename Group, typename Single>
+template <Layout kLayout, int kUnroll, typename Group, typename Single>
 __device__ __forceinline__ void for_each_access(size_t vectors, Group group, Single single) {
   const size_t threads = static_cast<size_t>(gridDim.x) * blockDim.x;
   const size_t thread = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
@@ -60,7 +62,7 @@ __device__ __forceinline__ void for_each_access(size_t vectors, Group group, Sin
 template <Layout kLayout, Hint kHint>
 __global__ void __launch_bounds__(kThreads) dram_read_kernel(const uint4* in, size_t vectors, uint32_t* block_sums) {
   uint32_t sum = 0;
-  for_each_access<kLayout>(
+  for_each_access<kLayout, kUnroll>(
       vectors,
       [&](size_t first, size_t step) {
         uint4 v[kUnroll];
@@ -76,7 +78,7 @@ __global__ void __launch_bounds__(kThreads) dram_read_kernel(const uint4* in, si
 
 template <Layout kLayout, Hint kHint>
 __global__ void __launch_bounds__(kThreads) dram_write_kernel(uint4* out, size_t vectors, uint32_t seed) {
-  for_each_access<kLayout>(
+  for_each_access<kLayout, kUnroll>(
       vectors,
       [&](size_t first, size_t step) {
 #pragma unroll
@@ -85,16 +87,16 @@ __global__ void __launch_bounds__(kThreads) dram_write_kernel(uint4* out, size_t
       [&](size_t i) { out[i] = pattern_vector(i, seed); });
 }
 
-template <Layout kLayout, Hint kHint>
+template <Layout kLayout, Hint kHint, int kCopyUnroll>
 __global__ void __launch_bounds__(kThreads) dram_copy_kernel(const uint4* in, uint4* out, size_t vectors) {
-  for_each_access<kLayout>(
+  for_each_access<kLayout, kCopyUnroll>(
       vectors,
       [&](size_t first, size_t step) {
-        uint4 v[kUnroll];
+        uint4 v[kCopyUnroll];
 #pragma unroll
-        for (int u = 0; u < kUnroll; ++u) v[u] = load<kHint>(in + first + u * step);
+        for (int u = 0; u < kCopyUnroll; ++u) v[u] = load<kHint>(in + first + u * step);
 #pragma unroll
-        for (int u = 0; u < kUnroll; ++u) store<kHint>(out + first + u * step, v[u]);
+        for (int u = 0; u < kCopyUnroll; ++u) store<kHint>(out + first + u * step, v[u]);
       },
       [&](size_t i) { out[i] = in[i]; });
 }
@@ -103,16 +105,18 @@ __global__ void __launch_bounds__(kThreads) dram_copy_kernel(const uint4* in, ui
 struct Variant {
   Layout layout;
   Hint hint;
+  int unroll;
   int blocks_per_sm;
   void (*read)(int blocks, const uint4*, size_t, uint32_t*);
   void (*write)(int blocks, uint4*, size_t, uint32_t);
   void (*copy)(int blocks, const uint4*, uint4*, size_t);
 };
 
+// Read, write and copy kernels with kUnroll accesses in flight.
 template <Layout kLayout, Hint kHint>
 Variant make_variant() {
-  Variant v{kLayout, kHint, 0, nullptr, nullptr, nullptr};
-  ROOFCAST_GPU_CHECK(max_active_blocks(&v.blocks_per_sm, dram_copy_kernel<kLayout, kHint>, kThreads, 0));
+  Variant v{kLayout, kHint, kUnroll, 0, nullptr, nullptr, nullptr};
+  ROOFCAST_GPU_CHECK(max_active_blocks(&v.blocks_per_sm, dram_copy_kernel<kLayout, kHint, kUnroll>, kThreads, 0));
   v.read = [](int blocks, const uint4* in, size_t n, uint32_t* sums) {
     dram_read_kernel<kLayout, kHint><<<blocks, kThreads>>>(in, n, sums);
     ROOFCAST_GPU_CHECK_LAUNCH("dram_read_kernel");
@@ -122,7 +126,19 @@ Variant make_variant() {
     ROOFCAST_GPU_CHECK_LAUNCH("dram_write_kernel");
   };
   v.copy = [](int blocks, const uint4* in, uint4* out, size_t n) {
-    dram_copy_kernel<kLayout, kHint><<<blocks, kThreads>>>(in, out, n);
+    dram_copy_kernel<kLayout, kHint, kUnroll><<<blocks, kThreads>>>(in, out, n);
+    ROOFCAST_GPU_CHECK_LAUNCH("dram_copy_kernel");
+  };
+  return v;
+}
+
+// A copy kernel only, with more accesses in flight: longer runs of reads, then of writes.
+template <Layout kLayout, Hint kHint, int kCopyUnroll>
+Variant make_copy_variant() {
+  Variant v{kLayout, kHint, kCopyUnroll, 0, nullptr, nullptr, nullptr};
+  ROOFCAST_GPU_CHECK(max_active_blocks(&v.blocks_per_sm, dram_copy_kernel<kLayout, kHint, kCopyUnroll>, kThreads, 0));
+  v.copy = [](int blocks, const uint4* in, uint4* out, size_t n) {
+    dram_copy_kernel<kLayout, kHint, kCopyUnroll><<<blocks, kThreads>>>(in, out, n);
     ROOFCAST_GPU_CHECK_LAUNCH("dram_copy_kernel");
   };
   return v;
@@ -131,29 +147,33 @@ Variant make_variant() {
 // Grid sizes tried: one, two and eight waves, and one unrolled trip per thread.
 std::vector<int> grid_sizes(const Context& context, const Variant& v, size_t vectors) {
   const int wave = context.sm_count * v.blocks_per_sm;
-  const size_t cover = (vectors + static_cast<size_t>(kThreads) * kUnroll - 1) / (static_cast<size_t>(kThreads) * kUnroll);
+  const size_t cover =
+      (vectors + static_cast<size_t>(kThreads) * v.unroll - 1) / (static_cast<size_t>(kThreads) * v.unroll);
   return {wave, 2 * wave, 8 * wave, static_cast<int>(std::min<size_t>(cover, 1u << 30))};
 }
 
 std::string describe(const Variant& v, int blocks, size_t bytes) {
-  const char* hint = v.hint == Hint::evict_first ? ", evict-first hints"
-                     : v.hint == Hint::prefetch_l2 ? ", 256-byte L2 fetches"
-                                                   : "";
+  const char* hint = v.hint == Hint::evict_first                      ? ", evict-first hints"
+                     : v.hint == Hint::prefetch_l2                    ? ", 256-byte L2 fetches"
+                     : v.hint == Hint::prefetch_l2_evict_first_stores ? ", 256-byte L2 fetches, evict-first stores"
+                                                                      : "";
   return fmt::format("{} MiB, {} blocks x {} threads, {} layout, 16-byte accesses, {} in flight per thread{}",
-                     bytes >> 20, blocks, kThreads, v.layout == Layout::blocked ? "blocked" : "interleaved", kUnroll,
+                     bytes >> 20, blocks, kThreads, v.layout == Layout::blocked ? "blocked" : "interleaved", v.unroll,
                      hint);
 }
 
 // Times every (variant, grid) and keeps the fastest (median rate).
 template <typename MakeWorkload>
 Measurement fastest(const Context& context, const std::vector<Variant>& variants, size_t vectors,
-                    MakeWorkload make_workload) {
+                    MakeWorkload make_workload, bool copy = false) {
   Measurement best;
-  for (const auto& v : variants)
+  for (const auto& v : variants) {
+    if (!copy && !v.read) continue;  // a copy-only variant
     for (const int blocks : grid_sizes(context, v, vectors)) {
       Measurement m = measure(make_workload(v, blocks), context.policy);
       if (best.key.empty() || m.value.median > best.value.median) best = m;
     }
+  }
   return best;
 }
 
@@ -176,7 +196,11 @@ std::vector<Measurement> characterize_dram(const Context& context) {
   const std::vector<Variant> variants = {
       make_variant<Layout::interleaved, Hint::none>(),    make_variant<Layout::interleaved, Hint::evict_first>(),
       make_variant<Layout::interleaved, Hint::prefetch_l2>(), make_variant<Layout::blocked, Hint::none>(),
-      make_variant<Layout::blocked, Hint::evict_first>(),  make_variant<Layout::blocked, Hint::prefetch_l2>()};
+      make_variant<Layout::blocked, Hint::evict_first>(),  make_variant<Layout::blocked, Hint::prefetch_l2>(),
+      make_copy_variant<Layout::blocked, Hint::evict_first, 8>(),
+      make_copy_variant<Layout::blocked, Hint::prefetch_l2_evict_first_stores, 8>(),
+      make_copy_variant<Layout::blocked, Hint::evict_first, 16>(),
+      make_copy_variant<Layout::blocked, Hint::prefetch_l2_evict_first_stores, 16>()};
   int max_blocks = 0;
   for (const auto& v : variants)
     for (const int blocks : grid_sizes(context, v, vectors)) max_blocks = std::max(max_blocks, blocks);
@@ -213,7 +237,7 @@ std::vector<Measurement> characterize_dram(const Context& context) {
     w.verify = [&] { return check_mismatches(b, kSeed); };
     w.details = describe(v, blocks, bytes);
     return w;
-  }));
+  }, true));
 
   Workload memcpy_workload{"memcpy_d2d_gbps", "Runtime D2D copy (read + write)", "GB/s", 2.0 * bytes};
   memcpy_workload.launch = [&] { ROOFCAST_GPU_CHECK(copy_device_async(b.data(), a.data(), bytes, nullptr)); };

@@ -21,8 +21,11 @@ struct BlockClock {
 __device__ __forceinline__ void record_block_start(BlockClock* clocks) {
   if (clocks && threadIdx.x == 0) clocks[blockIdx.x].start_cycles = cycle_counter();
 }
+// After the block's last warp: warps of one SM do not finish together.
 __device__ __forceinline__ void record_block_end(BlockClock* clocks) {
-  if (clocks && threadIdx.x == 0) clocks[blockIdx.x].end_cycles = cycle_counter();
+  if (!clocks) return;
+  __syncthreads();
+  if (threadIdx.x == 0) clocks[blockIdx.x].end_cycles = cycle_counter();
 }
 
 // SM clock in MHz during one launch that lasted `elapsed_ms` (CUDA/HIP events): the cycles
