@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <regex>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -153,6 +154,23 @@ std::string inline_svg(std::string_view svg, std::string_view id_prefix, std::st
   std::string text(svg.substr(std::min(svg.find("<svg"), svg.size())));
   const std::string prefix(id_prefix);
   text = std::regex_replace(text, std::regex(R"re(\bid=(['"]))re"), "id=$1" + prefix);
+  // gnuplot repeats a plot's group id when it redraws an opaque key; ids must be unique in a page.
+  {
+    std::string unique;
+    std::set<std::string> seen;
+    const std::regex id(R"re(\bid=(['"])([^'"]*)\1)re");
+    auto last = text.cbegin();
+    for (std::sregex_iterator it(text.cbegin(), text.cend(), id), end; it != end; ++it) {
+      unique.append(last, (*it)[0].first);
+      std::string value = (*it)[2].str();
+      for (int copy = 2; seen.contains(value); ++copy) value = fmt::format("{}-{}", (*it)[2].str(), copy);
+      seen.insert(value);
+      unique += fmt::format("id={0}{1}{0}", (*it)[1].str(), value);
+      last = (*it)[0].second;
+    }
+    unique.append(last, text.cend());
+    text = std::move(unique);
+  }
   text = std::regex_replace(text, std::regex(R"re(href=(['"])#)re"), "href=$1#" + prefix);
   text = std::regex_replace(text, std::regex(R"re(url\(#)re"), "url(#" + prefix);
   const auto open = text.find("<svg");

@@ -3,6 +3,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
+#include <set>
 #include <fstream>
 #include <sstream>
 
@@ -145,6 +147,13 @@ TEST_CASE("report: one self-contained page with the predictions, warnings and in
   CHECK(html.find("id='c1-gpPt6'") != std::string::npos);
   CHECK(html.find("id='c2-gpPt6'") != std::string::npos);
   CHECK(html.find("id='gpPt6'") == std::string::npos);
+  // Every id of the page is unique.
+  std::set<std::string> ids;
+  const std::regex id(R"re(\bid=(['"])([^'"]*)\1)re");
+  for (std::sregex_iterator it(html.begin(), html.end(), id), end; it != end; ++it) {
+    INFO((*it)[2].str());
+    CHECK(ids.insert((*it)[2].str()).second);
+  }
 }
 
 TEST_CASE("plot accuracy draws the validation file that roofcast validate writes") {

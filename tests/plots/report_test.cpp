@@ -79,6 +79,12 @@ TEST_CASE("inline_svg prefixes ids and their references and drops the XML prolog
                    "r='1'/><use xlink:href='#c3-gpPt5' id='c3-gpPt6'/></defs><g clip-path=\"url(#c3-gpclip_1)\"/></svg>");
 }
 
+TEST_CASE("inline_svg makes repeated ids unique (gnuplot redraws an opaque key under the same group id)") {
+  const std::string svg = "<svg><g id=\"gnuplot_plot_1\"/><g id=\"gnuplot_plot_1\"/><g id=\"gnuplot_plot_1\"/></svg>";
+  CHECK(inline_svg(svg, "c1-", "x") == "<svg role=\"img\" aria-label=\"x\"><g id=\"c1-gnuplot_plot_1\"/>"
+                                      "<g id=\"c1-gnuplot_plot_1-2\"/><g id=\"c1-gnuplot_plot_1-3\"/></svg>");
+}
+
 TEST_CASE("html report: tables, grouped warnings, charts or the note that replaces them") {
   const KernelProfile profile = *find_bundled_profile("thesis-redblack");
   const std::vector<DeviceProfile> devices{device("GTX-480"), device("GTX-660")};
