@@ -2,6 +2,7 @@
 // collector (profiler/cupti/injection, loaded through CUDA_INJECTION64_PATH) and writes its
 // kernel profile. Plain C++: everything that needs CUPTI lives in the injection library and in
 // roofcast-cupti beside this binary, so roofcast builds and runs without CUDA.
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -125,6 +126,22 @@ bool report(const RunRecords& run, const char* what) {
   return run.errors.empty();
 }
 
+bool nvidia_driver_present() {
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (driver != nullptr) dlclose(driver);
+  return driver != nullptr;
+}
+
+std::string why_nothing_recorded(const RunRecords& timing, const ProfileOptions& options) {
+  if (timing.processes == 0 && !nvidia_driver_present())
+    return "no NVIDIA GPU driver found (libcuda.so.1 is not installed): there is nothing to profile here";
+  if (timing.processes == 0)
+    return fmt::format("the collector was never loaded: {} made no CUDA call (is it a CUDA program?), or no NVIDIA GPU "
+                       "is usable",
+                       options.command[0]);
+  return "no kernel launch was recorded (the application launched no kernel, or none matched the filters)";
+}
+
 class RecordsFolder {
  public:
   explicit RecordsFolder(const std::string& requested) {
@@ -174,8 +191,7 @@ void run_profile(const ProfileOptions& options) {
   const RunRecords timing = read_run_records(timing_folder, "timing");
   bool usable = report(timing, "timing");
   if (timing.launches.empty() && usable) {
-    std::cerr << "roofcast profile: no kernel launches were recorded (the application launched no CUDA kernel, none "
-                 "matched the filters, or the collector could not attach)\n";
+    std::cerr << "roofcast profile: " << why_nothing_recorded(timing, options) << "\n";
     usable = false;
   }
   const DeviceInfo device = main_device(timing);

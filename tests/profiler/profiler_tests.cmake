@@ -14,3 +14,9 @@ if(TARGET roofcast_cupti_host)
     LIBRARIES roofcast::formats nlohmann_json::nlohmann_json)
   add_dependencies(profiler_gpu_tests roofcast roofcast_injection roofcast-profiler-test-app)
 endif()
+
+roofcast_add_test(profiler_cli_tests
+  SOURCES profiler/import_command_test.cpp support/run_command.cpp
+  LIBRARIES roofcast::formats)
+target_compile_definitions(profiler_cli_tests PRIVATE ROOFCAST_PROFILER_SAMPLES_DIR="${PROJECT_SOURCE_DIR}/profiler/samples")
+add_dependencies(profiler_cli_tests roofcast)
