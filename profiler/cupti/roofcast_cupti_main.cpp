@@ -46,12 +46,12 @@ int list_metrics(const std::string& chip_option, int device_index, const std::st
   const std::vector<std::string> names = metric_names(set);
   int invalid = 0;
   std::cout << fmt::format("Metric set for {}\n\n", where);
-  std::cout << fmt::format("{:<58} {:<4} {:<7} {:<12} {}\n", "metric (CUDA 13 name)", "kind", "set", "unit", "meaning");
+  std::cout << fmt::format("{:<58} {:<4} {:<7} {:<20} {}\n", "metric (CUDA 13 name)", "kind", "set", "unit", "meaning");
   for (const auto& name : names) {
     const MetricInfo* info = find_metric(name);
     const MetricProperties p = host.properties(name);
     const bool thesis = info >= thesis_metrics().data() && info < thesis_metrics().data() + thesis_metrics().size();
-    std::cout << fmt::format("{:<58} {:<4} {:<7} {:<12} {}\n", name, is_sass_metric(name) ? "SW" : "HW",
+    std::cout << fmt::format("{:<58} {:<4} {:<7} {:<20} {}\n", name, is_sass_metric(name) ? "SW" : "HW",
                              thesis ? "thesis" : "ext", p.valid ? p.unit : "INVALID",
                              p.valid ? std::string(info->meaning) : p.problem);
     if (!p.valid) ++invalid;
