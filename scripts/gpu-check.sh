@@ -4,6 +4,7 @@
 # Usage: scripts/gpu-check.sh [step...]   steps: build tests profiler bench (default: all)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source scripts/gpu-deps.sh || exit 1  # the build dependencies, on the bare GPU machine
 OUT=${OUT:-$PWD/gpu-check-out}
 mkdir -p "$OUT"
 steps=("$@")

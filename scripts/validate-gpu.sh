@@ -24,6 +24,7 @@
 set -uo pipefail
 STARTED=$(date +%s)
 cd "$(dirname "$0")/.."
+source scripts/gpu-deps.sh || exit 1  # the build dependencies, on the bare GPU machine
 ROOT=$PWD
 OUT=${OUT:-$ROOT/validate-gpu-out}
 BUILD=${BUILD:-build-gpu-validation}
