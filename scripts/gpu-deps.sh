@@ -3,7 +3,7 @@
 #   Here:  scripts/gpu-deps.sh download      puts their .deb files in .deps/ (git-ignored);
 #          name ".deps" in the device run's `carry`.
 #   There: source scripts/gpu-deps.sh         unpacks them under /tmp/roofcast-deps (not into /)
-#          and exports CMAKE_PREFIX_PATH and LD_LIBRARY_PATH; does nothing when fmt is installed.
+#          and exports CMAKE_PREFIX_PATH and LD_LIBRARY_PATH.
 packages=(catch2 libcli11-dev libeigen3-dev libfmt-dev libfmt9 nlohmann-json3-dev)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -16,13 +16,13 @@ if [[ ${1:-} == download ]]; then
   return 0 2>/dev/null || exit 0
 fi
 
-if [[ ! -f /usr/include/fmt/format.h ]]; then
-  if ! ls "$root"/.deps/*.deb >/dev/null 2>&1; then
-    echo "gpu-deps: fmt is not installed and .deps/ has no packages: run 'scripts/gpu-deps.sh download' here and carry .deps" >&2
-    return 1 2>/dev/null || exit 1
-  fi
+# Unpacked whenever carried: the GPU machine may hold other versions (it has Catch2 3).
+if ls "$root"/.deps/*.deb >/dev/null 2>&1; then
   mkdir -p /tmp/roofcast-deps
   for deb in "$root"/.deps/*.deb; do dpkg -x "$deb" /tmp/roofcast-deps; done
   export CMAKE_PREFIX_PATH=/tmp/roofcast-deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
   export LD_LIBRARY_PATH=/tmp/roofcast-deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+elif [[ ! -f /usr/include/fmt/format.h ]]; then
+  echo "gpu-deps: fmt is not installed and .deps/ has no packages: run 'scripts/gpu-deps.sh download' here and carry .deps" >&2
+  return 1 2>/dev/null || exit 1
 fi
