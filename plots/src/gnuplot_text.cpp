@@ -43,7 +43,10 @@ std::string milliseconds(double ms) {
 
 std::string log_tics(double low, double high) {
   std::vector<double> ticks;
-  for (const auto& steps : {std::vector<double>{1, 2, 5}, std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}}) {
+  // Over many decades, 1-2-5 labels run into each other: label the decades only.
+  const bool wide = std::log10(high / low) > 4;
+  for (const auto& steps : {wide ? std::vector<double>{1} : std::vector<double>{1, 2, 5},
+                            std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}}) {
     ticks.clear();
     for (double decade = std::pow(10.0, std::floor(std::log10(low))); decade <= high; decade *= 10)
       for (const double step : steps)
