@@ -149,8 +149,9 @@ void run_validate(const ValidateOptions& options) {
     if (reference_name.empty()) reference_name = p.profile.reference_device;
   }
   const auto reference = find_reference_device(options, reference_name, devices);
-  const JoinResult joined = join_predictions_with_measurements(profiles, devices, runs, reference.get(),
-                                                               {.allow_missing = options.allow_missing});
+  JoinOptions join_options;
+  join_options.allow_missing = options.allow_missing;
+  const JoinResult joined = join_predictions_with_measurements(profiles, devices, runs, reference.get(), join_options);
   if (joined.entries.empty()) throw InputError("validate: no kernel has a measured time on any device given");
   const ValidationReport report = summarize_validation(options.model, joined.reference_device, joined.entries);
 
