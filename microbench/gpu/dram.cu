@@ -162,7 +162,8 @@ std::string describe(const Variant& v, int blocks, size_t bytes) {
                      hint);
 }
 
-// Times every (variant, grid) and keeps the fastest (median rate).
+// Times every (variant, grid) and keeps the fastest (median rate) of those whose output
+// verified; an unverified one only when none verified, so that the failure is reported.
 template <typename MakeWorkload>
 Measurement fastest(const Context& context, const std::vector<Variant>& variants, size_t vectors,
                     MakeWorkload make_workload, bool copy = false) {
@@ -171,7 +172,8 @@ Measurement fastest(const Context& context, const std::vector<Variant>& variants
     if (!copy && !v.read) continue;  // a copy-only variant
     for (const int blocks : grid_sizes(context, v, vectors)) {
       Measurement m = measure(make_workload(v, blocks), context.policy);
-      if (best.key.empty() || m.value.median > best.value.median) best = m;
+      const bool better = m.verified == best.verified ? m.value.median > best.value.median : m.verified;
+      if (best.key.empty() || better) best = m;
     }
   }
   return best;
