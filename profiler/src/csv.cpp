@@ -1,4 +1,8 @@
-#include "roofcast/profiler/importers.hpp"
+#include "roofcast/profiler/csv_records.hpp"
+
+#include <fmt/format.h>
+
+#include "roofcast/formats/input_error.hpp"
 
 namespace roofcast::profiler {
 
@@ -25,6 +29,38 @@ std::vector<std::string> split_csv_line(std::string_view line) {
     }
   }
   return fields;
+}
+
+CsvRecords::CsvRecords(std::string_view text, std::string source) : in_(std::string(text)), source_(std::move(source)) {}
+
+bool CsvRecords::find_header(std::string_view first_column) {
+  for (std::string line; std::getline(in_, line);) {
+    ++line_number_;
+    std::vector<std::string> fields = split_csv_line(line);
+    if (fields.front() != first_column) continue;
+    header_ = std::move(fields);
+    for (size_t i = 0; i < header_.size(); ++i) columns_[header_[i]] = i;
+    return true;
+  }
+  return false;
+}
+
+std::optional<size_t> CsvRecords::column(const std::string& name) const {
+  const auto found = columns_.find(name);
+  return found == columns_.end() ? std::nullopt : std::optional<size_t>(found->second);
+}
+
+bool CsvRecords::next(std::vector<std::string>& fields) {
+  for (std::string line; std::getline(in_, line);) {
+    ++line_number_;
+    if (line.empty() || line == "\r" || line.rfind("==", 0) == 0) continue;
+    fields = split_csv_line(line);
+    if (fields.size() != header_.size())
+      throw InputError(
+          fmt::format("{}:{}: {} fields, the header has {}", source_, line_number_, fields.size(), header_.size()));
+    return true;
+  }
+  return false;
 }
 
 }  // namespace roofcast::profiler

@@ -77,53 +77,39 @@ struct KernelRows {
 }  // namespace
 
 nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, const std::string& device_name) {
-  std::istringstream in{std::string(text)};
-  std::string line;
-  int number = 0;
-  std::vector<std::string> header;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.rfind("\"ID\"", 0) == 0 || line.rfind("ID,", 0) == 0) {
-      header = split_csv_line(line);
-      break;
-    }
-  }
-  if (header.empty())
+  CsvRecords records(text, source);
+  if (!records.find_header("ID"))
     throw InputError(fmt::format("{}: no ncu CSV header (\"ID\",\"Process ID\",...) found; expected the output of "
                                  "ncu --csv --page raw",
                                  source));
-  std::map<std::string, size_t> column;
-  for (size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
-  if (!column.contains("Kernel Name"))
-    throw InputError(fmt::format("{}:{}: no \"Kernel Name\" column; expected ncu --csv --page raw", source, number));
-  const size_t name_column = column["Kernel Name"];
+  const std::vector<std::string>& header = records.header();
+  const auto name_column = records.column("Kernel Name");
+  if (!name_column)
+    throw InputError(fmt::format("{}:{}: no \"Kernel Name\" column; expected ncu --csv --page raw", source,
+                                 records.line_number()));
   // Metric columns: everything after the launch-description columns, named like unit__counter.
   std::vector<size_t> metric_columns;
   for (size_t i = 0; i < header.size(); ++i)
     if (is_counter_column(header[i])) metric_columns.push_back(i);
-  if (metric_columns.empty()) throw InputError(fmt::format("{}:{}: the CSV has no metric columns", source, number));
+  if (metric_columns.empty())
+    throw InputError(fmt::format("{}:{}: the CSV has no metric columns", source, records.line_number()));
 
   std::vector<std::string> units(header.size());
   std::vector<KernelRows> kernels;
   std::map<std::string, size_t> position;
   std::string device_column_name;
-  const auto display_name = column.find("device__attribute_display_name");
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line.rfind("==", 0) == 0) continue;
-    const std::vector<std::string> fields = split_csv_line(line);
-    if (fields.size() != header.size())
-      throw InputError(fmt::format("{}:{}: {} fields, the header has {}", source, number, fields.size(), header.size()));
+  const auto display_name = records.column("device__attribute_display_name");
+  for (std::vector<std::string> fields; records.next(fields);) {
     if (fields[0].empty()) {  // the units row
       units = fields;
       continue;
     }
-    const std::string& name = fields[name_column];
+    const std::string& name = fields[*name_column];
     auto [it, added] = position.try_emplace(name, kernels.size());
     if (added) kernels.push_back(KernelRows{name, 0, 0, false, {}, {}});
     KernelRows& kernel = kernels[it->second];
     ++kernel.invocations;
-    if (display_name != column.end() && device_column_name.empty()) device_column_name = fields[display_name->second];
+    if (display_name && device_column_name.empty()) device_column_name = fields[*display_name];
     for (size_t i : metric_columns) {
       const std::string& metric = header[i];
       const std::optional<double> value = parse_number(fields[i]);

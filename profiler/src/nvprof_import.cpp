@@ -46,36 +46,24 @@ struct KernelMetrics {
 }  // namespace
 
 nlohmann::json import_nvprof_csv(std::string_view text, const std::string& source, const std::string& device_name) {
-  std::istringstream in{std::string(text)};
-  std::string line;
-  int number = 0;
-  std::vector<std::string> header;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.rfind("\"Device\"", 0) == 0 || line.rfind("Device,", 0) == 0) {
-      header = split_csv_line(line);
-      break;
-    }
-  }
-  if (header.empty())
+  CsvRecords records(text, source);
+  if (!records.find_header("Device"))
     throw InputError(fmt::format("{}: no nvprof metric header (\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",...) "
                                  "found; expected the output of nvprof --csv --metrics",
                                  source));
   std::map<std::string, size_t> column;
-  for (size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
-  for (const char* needed : {"Kernel", "Invocations", "Metric Name", "Avg"})
-    if (!column.contains(needed))
-      throw InputError(fmt::format("{}:{}: no \"{}\" column in the nvprof header", source, number, needed));
+  for (const char* needed : {"Device", "Kernel", "Invocations", "Metric Name", "Avg"}) {
+    const auto found = records.column(needed);
+    if (!found)
+      throw InputError(fmt::format("{}:{}: no \"{}\" column in the nvprof header", source, records.line_number(), needed));
+    column[needed] = *found;
+  }
 
   std::vector<KernelMetrics> kernels;
   std::map<std::string, size_t> position;
   std::string device;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || line.rfind("==", 0) == 0) continue;
-    const std::vector<std::string> fields = split_csv_line(line);
-    if (fields.size() != header.size())
-      throw InputError(fmt::format("{}:{}: {} fields, the header has {}", source, number, fields.size(), header.size()));
+  for (std::vector<std::string> fields; records.next(fields);) {
+    const int number = records.line_number();
     const std::string row_device = device_name_of(fields[column["Device"]]);
     if (device.empty()) device = row_device;
     if (row_device != device)

@@ -6,10 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace roofcast::profiler {
+#include "roofcast/profiler/csv_records.hpp"
 
-// One CSV record split into fields (RFC 4180 quoting: "a, b" and "" inside quotes).
-std::vector<std::string> split_csv_line(std::string_view line);
+namespace roofcast::profiler {
 
 // Kernel profiles (formats.md) from other profilers' CSV output. `source` names the file in
 // errors; every error is an InputError naming the file, line and column at fault.

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace roofcast::profiler {
+
+// One CSV record split into fields (RFC 4180 quoting: "a, b" and "" inside quotes).
+std::vector<std::string> split_csv_line(std::string_view line);
+
+// The records of a profiler's CSV export (ncu, nvprof): the banner lines before the header
+// are skipped, and so are blank lines and the tool's "==" messages between records.
+class CsvRecords {
+ public:
+  CsvRecords(std::string_view text, std::string source);
+
+  // Moves to the header: the first line whose first field is `first_column`; false if none.
+  bool find_header(std::string_view first_column);
+  const std::vector<std::string>& header() const { return header_; }
+  std::optional<size_t> column(const std::string& name) const;
+
+  // The next record, which must have as many fields as the header (else an InputError
+  // naming the file and line); false at the end.
+  bool next(std::vector<std::string>& fields);
+  // The line last read, for error messages.
+  int line_number() const { return line_number_; }
+
+ private:
+  std::istringstream in_;
+  std::string source_;
+  int line_number_ = 0;
+  std::vector<std::string> header_;
+  std::map<std::string, size_t> columns_;
+};
+
+}  // namespace roofcast::profiler
