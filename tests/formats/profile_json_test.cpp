@@ -180,3 +180,24 @@ TEST_CASE("bad device profiles name the field") {
     CHECK(device_error(d) == "bad.json: name: missing");
   }
 }
+
+TEST_CASE("transfer fits and transfer records round-trip and are checked") {
+  json d = valid_device();
+  d["transfers"] = {{"h2d_pinned", {{"bandwidth_gbps", 25.0}, {"latency_us", 8.5}}}};
+  const auto device = roofcast::parse_device_profile(d.dump(), "d.json");
+  REQUIRE(device.transfers.size() == 1);
+  CHECK(device.transfers.at("h2d_pinned").bandwidth_gbps == 25);
+  CHECK(roofcast::to_json(device)["transfers"]["h2d_pinned"]["latency_us"] == 8.5);
+  d["transfers"]["h2d_pinned"]["bandwidth_gbps"] = 0;
+  CHECK(device_error(d) == "bad.json: transfers.h2d_pinned.bandwidth_gbps: must be > 0, found 0");
+
+  json p = valid_profile();
+  p["transfers"] = json::array({{{"kind", "h2d"}, {"pinned", false}, {"count", 2}, {"bytes", 4096}, {"measured_ms", 0.5}}});
+  const auto profile = roofcast::parse_kernel_profile(p.dump(), "p.json");
+  REQUIRE(profile.transfers.size() == 1);
+  CHECK(profile.transfers[0].kind == roofcast::TransferKind::host_to_device);
+  CHECK_FALSE(profile.transfers[0].pinned);
+  CHECK(roofcast::to_json(profile)["transfers"] == p["transfers"]);
+  p["transfers"][0]["kind"] = "h2h";
+  CHECK(profile_error(p) == "bad.json: transfers[0].kind: expected \"h2d\", \"d2h\" or \"d2d\", found \"h2h\"");
+}

@@ -198,6 +198,24 @@ KernelParameters parse_parameters(const Field& parameters) {
   return p;
 }
 
+TransferRecord parse_transfer(const Field& transfer) {
+  transfer.object();
+  TransferRecord record;
+  const Field kind = transfer.member("kind");
+  const auto parsed = transfer_kind_from_string(kind.string());
+  if (!parsed) kind.fail(fmt::format("expected \"h2d\", \"d2h\" or \"d2d\", found \"{}\"", kind.string()));
+  record.kind = *parsed;
+  if (transfer.has("pinned")) {
+    const Field pinned = transfer.member("pinned");
+    if (!pinned.value().is_boolean()) pinned.fail("expected true or false");
+    record.pinned = pinned.value().get<bool>();
+  }
+  record.count = transfer.member("count").positive();
+  record.bytes = transfer.member("bytes").non_negative();
+  if (transfer.has("measured_ms")) record.measured_ms = transfer.member("measured_ms").non_negative();
+  return record;
+}
+
 KernelRecord parse_kernel(const Field& kernel) {
   kernel.object();
   KernelRecord record;
@@ -237,6 +255,13 @@ DeviceProfile parse_device_profile(std::string_view json_text, const std::string
   if (device.name.empty()) root.member("name").fail("must not be empty");
   device.throughput = parse_throughput(root.member("throughput"), device.extra_throughput);
   if (root.has("roofline_sweep")) device.roofline_sweep = parse_roofline_sweep(root.member("roofline_sweep"));
+  if (root.has("transfers")) {
+    const Field transfers = root.member("transfers");
+    for (const auto& item : transfers.object().items()) {
+      const Field fit = transfers.member(item.key());
+      device.transfers[item.key()] = {fit.member("bandwidth_gbps").positive(), fit.member("latency_us").non_negative()};
+    }
+  }
   if (root.has("device") && root.member("device").has("sm_count")) {
     const Field sm_count = root.member("device").member("sm_count");
     const double n = sm_count.non_negative();
@@ -255,6 +280,11 @@ KernelProfile parse_kernel_profile(std::string_view json_text, const std::string
   const json& array = kernels.array();
   if (array.empty()) kernels.fail("is empty, expected at least one kernel");
   for (size_t i = 0; i < array.size(); ++i) profile.kernels.push_back(parse_kernel(kernels.element(i)));
+  if (root.has("transfers")) {
+    const Field transfers = root.member("transfers");
+    for (size_t i = 0; i < transfers.array().size(); ++i)
+      profile.transfers.push_back(parse_transfer(transfers.element(i)));
+  }
   return profile;
 }
 
@@ -278,6 +308,8 @@ json to_json(const DeviceProfile& device) {
     result["roofline_sweep"] = sweep;
   }
   if (device.sm_count > 0) result["device"] = {{"sm_count", device.sm_count}};
+  for (const auto& [key, fit] : device.transfers)
+    result["transfers"][key] = {{"bandwidth_gbps", fit.bandwidth_gbps}, {"latency_us", fit.latency_us}};
   return result;
 }
 
@@ -304,6 +336,11 @@ json to_json(const KernelProfile& profile) {
     kernels.push_back(entry);
   }
   json result = {{"format", "roofcast-profile"}, {"version", kSupportedVersion}, {"kernels", kernels}};
+  for (const auto& t : profile.transfers) {
+    json entry = {{"kind", to_string(t.kind)}, {"pinned", t.pinned}, {"count", t.count}, {"bytes", t.bytes}};
+    if (t.measured_ms) entry["measured_ms"] = *t.measured_ms;
+    result["transfers"].push_back(entry);
+  }
   if (!profile.reference_device.empty()) result["reference_device"] = profile.reference_device;
   return result;
 }

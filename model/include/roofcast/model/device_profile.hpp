@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "roofcast/model/transfers.hpp"
+
 namespace roofcast {
 
 // The six throughputs of the thesis' device characterization (model.md).
@@ -34,6 +36,8 @@ struct DeviceProfile {
   // keyed as in the device-profile JSON `throughput` object.
   std::map<std::string, double> extra_throughput;
   std::vector<RooflinePoint> roofline_sweep;
+  // Copy costs keyed by transfer_key(): "h2d_pinned", "d2h_pageable", "d2d"...
+  std::map<std::string, TransferFit> transfers;
 };
 
 }  // namespace roofcast

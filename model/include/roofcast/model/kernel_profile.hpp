@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "roofcast/model/kernel_parameters.hpp"
+#include "roofcast/model/transfers.hpp"
 
 namespace roofcast {
 
@@ -32,6 +33,7 @@ KernelParameters kernel_parameters_of(const KernelRecord& kernel);
 struct KernelProfile {
   std::string reference_device;
   std::vector<KernelRecord> kernels;
+  std::vector<TransferRecord> transfers;  // the application's copies, one record per kind
 };
 
 }  // namespace roofcast
