@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -7,7 +9,10 @@
 #include "commands/commands.hpp"
 #include "inputs.hpp"
 #include "output/table.hpp"
+#include "roofcast/formats/input_error.hpp"
 #include "roofcast/model/device_ranking.hpp"
+#include "roofcast/plots/ranking_chart.hpp"
+#include "roofcast/plots/render_chart.hpp"
 
 namespace roofcast {
 
@@ -19,50 +24,92 @@ struct RankOptions {
   bool all_devices = false;
   size_t top = 3;
   std::string format = "table";
+  std::string chart;
 };
+
+nlohmann::json optional_number(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
 
 nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string& profile) {
   nlohmann::json devices = nlohmann::json::array();
   for (size_t i = 0; i < ranks.size(); ++i) {
+    const DeviceRank& r = ranks[i];
     nlohmann::json top = nlohmann::json::array();
-    for (const auto& k : ranks[i].top_kernels)
+    for (const auto& k : r.top_kernels)
       top.push_back({{"kernel", k.kernel}, {"predicted_ms", k.predicted_ms}, {"share", k.share},
                      {"bound", to_string(k.bound)}});
     devices.push_back({{"rank", i + 1},
-                       {"device", ranks[i].device},
-                       {"kernels_ms", ranks[i].kernels_ms},
-                       {"speedup_vs_slowest", ranks[i].speedup_vs_slowest},
+                       {"device", r.device},
+                       {"total_ms", r.total_ms},
+                       {"kernels_ms", r.kernels_ms},
+                       {"launch_gaps_ms", r.launch_gaps_ms},
+                       {"transfers_ms", r.transfers_ms},
+                       {"transfer_share", r.transfer_share},
+                       {"missing_transfer_fits", r.missing_transfer_fits},
+                       {"speedup_vs_slowest", r.speedup_vs_slowest},
+                       {"break_even_iterations", optional_number(r.break_even_iterations)},
                        {"top_kernels", top}});
   }
   return {{"format", "roofcast-ranking"}, {"version", 1}, {"model", "thesis"}, {"profile", profile},
           {"devices", devices}};
 }
 
+Table rank_table(const std::vector<DeviceRank>& ranks) {
+  Table table;
+  table.columns = {{"rank"},        {"device", false}, {"total ms"},       {"kernels ms"}, {"launch gaps ms"},
+                   {"copies ms"},   {"copies %"},      {"vs slowest"},     {"break-even"}, {"top kernels (share, bound)", false}};
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    const DeviceRank& r = ranks[i];
+    std::vector<std::string> top;
+    for (const auto& k : r.top_kernels) top.push_back(fmt::format("{} {:.0f}% {}", k.kernel, 100 * k.share, to_string(k.bound)));
+    table.add_row({fmt::format("{}", i + 1), r.device, fmt::format("{:.3f}", r.total_ms), fmt::format("{:.3f}", r.kernels_ms),
+                   fmt::format("{:.3f}", r.launch_gaps_ms),
+                   r.missing_transfer_fits.empty() ? fmt::format("{:.3f}", r.transfers_ms) : "?",
+                   fmt::format("{:.1f}", 100 * r.transfer_share), fmt::format("{:.2f}x", r.speedup_vs_slowest),
+                   r.break_even_iterations ? fmt::format("{:.1f} it.", *r.break_even_iterations) : "-",
+                   fmt::format("{}", fmt::join(top, "; "))});
+  }
+  return table;
+}
+
 void run_rank(const RankOptions& options) {
   const KernelProfile profile = load_profile(options.profile);
-  const auto ranks =
-      rank_devices(predict_profile(profile, load_devices(options.devices, options.all_devices)), options.top);
+  const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
+  const auto ranks = rank_devices(predict_profile(profile, devices), profile, devices, options.top);
   if (options.format == "json") {
     std::cout << rank_json(ranks, options.profile).dump(2) << "\n";
-    return;
+  } else if (options.format == "csv") {
+    std::cout << render_csv(rank_table(ranks));
+  } else {
+    std::cout << render_text(rank_table(ranks));
+    if (std::any_of(ranks.begin(), ranks.end(), [](const auto& r) { return r.break_even_iterations.has_value(); }))
+      std::cout << "\nbreak-even: for a device whose kernels beat the first one's but whose copies cost more, the "
+                   "kernel iterations per transfer from which it becomes the faster choice\n";
   }
-  Table table;
-  table.columns = {{"rank"}, {"device", false}, {"kernels ms"}, {"speedup vs slowest"}, {"top kernels (share, bound)", false}};
-  for (size_t i = 0; i < ranks.size(); ++i) {
-    std::vector<std::string> top;
-    for (const auto& k : ranks[i].top_kernels)
-      top.push_back(fmt::format("{} {:.0f}% {}", k.kernel, 100 * k.share, to_string(k.bound)));
-    table.add_row({fmt::format("{}", i + 1), ranks[i].device, fmt::format("{:.3f}", ranks[i].kernels_ms),
-                   fmt::format("{:.2f}x", ranks[i].speedup_vs_slowest), fmt::format("{}", fmt::join(top, "; "))});
+  for (const auto& r : ranks) {
+    if (!r.missing_transfer_fits.empty())
+      std::cerr << fmt::format("roofcast: warning: {} has no transfer fit for {} (bench it with roofcast bench): its "
+                               "copies are left out\n",
+                               r.device, fmt::join(r.missing_transfer_fits, ", "));
   }
-  std::cout << (options.format == "csv" ? render_csv(table) : render_text(table));
+  if (!options.chart.empty()) {
+    const std::filesystem::path path(options.chart);
+    const auto target = chart_target_for(path.filename().string());
+    if (!target) throw InputError(fmt::format("--chart {}: unknown chart format: use .svg, .png or .pdf", options.chart));
+    const auto files = render_chart(ranking_chart(ranks, std::filesystem::path(options.profile).stem().string(), *target),
+                                    path.has_parent_path() ? path.parent_path() : std::filesystem::path("."));
+    std::cerr << fmt::format("roofcast: wrote {} (data {}, script {})\n", files.chart.string(), files.data.string(),
+                             files.script.string());
+  }
 }
 
 }  // namespace
 
 void add_rank_command(CLI::App& app) {
   auto options = std::make_shared<RankOptions>();
-  CLI::App* command = app.add_subcommand("rank", "Order devices by the profile's predicted kernel time");
+  CLI::App* command =
+      app.add_subcommand("rank", "Order devices by the profile's predicted application time (kernels, launch gaps, copies)");
   command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")
       ->required();
   command->add_option("--device", options->devices,
@@ -70,6 +117,7 @@ void add_rank_command(CLI::App& app) {
   command->add_flag("--all-devices", options->all_devices, "Rank every bundled device");
   command->add_option("--top", options->top, "Longest kernels shown per device")->check(CLI::PositiveNumber);
   command->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
+  command->add_option("--chart", options->chart, "Also draw the ranking as a bar chart (.svg, .png or .pdf)");
   command->callback([options] { run_rank(*options); });
 }
 

@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -39,4 +41,33 @@ TEST_CASE("split needs a known kernel and two devices") {
                                  "--blocks", "10"});
   CHECK(one.exit_code == 1);
   CHECK_THAT(one.err, Catch::Contains("at least two devices"));
+}
+
+TEST_CASE("rank draws its chart and names every device in it") {
+  const std::string svg = roofcast::testing::temporary_file("rank.svg", "");
+  const auto result = run_roofcast({"rank", "--profile", "thesis-redblack", "--chart", svg});
+  REQUIRE(result.exit_code == 0);
+  std::ifstream in(svg);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Catch::StartsWith("<?xml"));
+  for (const char* name : {"GTX-480", "GTX-660", "GTX-960", "GTX-1060 6GB", "Tesla M2050", "Tesla K20c", "20.41 ms"})
+    CHECK_THAT(text, Catch::Contains(name));
+}
+
+TEST_CASE("rank adds a profile's copies with the device's transfer fits") {
+  const std::string profile = roofcast::testing::temporary_file("app.json", R"({
+    "format": "roofcast-profile", "version": 1,
+    "kernels": [{"name": "k", "parameters": {"K_type": "fp32", "W_comp": 1e9, "W_traf": 0, "E_mix": 1, "D_ops": 1, "D_ldst": 0}}],
+    "transfers": [{"kind": "h2d", "pinned": true, "count": 4, "bytes": 1e9}] })");
+  const std::string device = roofcast::testing::temporary_file("gpu.json", R"({
+    "format": "roofcast-device", "version": 1, "name": "G",
+    "throughput": {"fp32_gflops": 1000, "fp64_gflops": 500, "int32_mad_giops": 250, "int32_add_giops": 500,
+                   "shared_ldst_gops": 250, "dram_gbps": 100},
+    "transfers": {"h2d_pinned": {"bandwidth_gbps": 50, "latency_us": 10}} })");
+  const auto result = run_roofcast({"rank", "--profile", profile, "--device", device, "--format", "json"});
+  REQUIRE(result.exit_code == 0);
+  const auto rank = nlohmann::json::parse(result.out)["devices"][0];
+  CHECK(rank["kernels_ms"].get<double>() == Approx(1.0));
+  CHECK(rank["transfers_ms"].get<double>() == Approx(20.04));  // 4 x 10 us + 1e9 B / 50 GB/s
+  CHECK(rank["total_ms"].get<double>() == Approx(21.04));
 }

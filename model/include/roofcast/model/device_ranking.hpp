@@ -1,13 +1,16 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "roofcast/model/device_profile.hpp"
+#include "roofcast/model/kernel_profile.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 
 namespace roofcast {
 
-// A kernel's part of an application's predicted time on one device.
+// A kernel's part of an application's predicted kernel time on one device.
 struct KernelTimeShare {
   std::string kernel;
   double predicted_ms = 0;
@@ -15,15 +18,28 @@ struct KernelTimeShare {
   Bound bound = Bound::compute;
 };
 
+// One device's predicted application time: kernels + launch gaps + copies.
 struct DeviceRank {
   std::string device;
   double kernels_ms = 0;
+  // Where a kernel's predicted invocation is shorter than the device's back-to-back launch
+  // time (`launch_overhead_us`), the difference, summed over invocations; 0 when unknown.
+  double launch_gaps_ms = 0;
+  double transfers_ms = 0;
+  std::vector<std::string> missing_transfer_fits;  // keys the profile copies with and the device lacks
+  double total_ms = 0;
+  double transfer_share = 0;  // transfers_ms / total_ms
   double speedup_vs_slowest = 0;
+  // For a device whose kernels (with launch gaps) are faster than the first-ranked device's but
+  // whose copies make its total slower: the kernel iterations per transfer from which it becomes
+  // the faster choice, (transfers - first's transfers) / (first's kernels+gaps - kernels+gaps).
+  std::optional<double> break_even_iterations;
   std::vector<KernelTimeShare> top_kernels;  // the longest first
 };
 
-// Devices ordered by predicted application kernel time, fastest first, each with its
-// `top` longest kernels and what bounds them.
-std::vector<DeviceRank> rank_devices(const ProfilePrediction& prediction, size_t top = 3);
+// Devices ordered by predicted application time, fastest first. `prediction` comes from
+// predict_profile(profile, devices); `top` longest kernels are kept per device.
+std::vector<DeviceRank> rank_devices(const ProfilePrediction& prediction, const KernelProfile& profile,
+                                     const std::vector<DeviceProfile>& devices, size_t top = 3);
 
 }  // namespace roofcast
