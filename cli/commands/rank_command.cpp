@@ -31,6 +31,14 @@ nlohmann::json optional_number(const std::optional<double>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
+nlohmann::json transfers_json(const std::vector<TransferPrediction>& transfers) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& t : transfers)
+    list.push_back({{"key", t.key}, {"count", t.count}, {"bytes", t.bytes}, {"predicted_ms", optional_number(t.predicted_ms)},
+                    {"measured_ms", optional_number(t.measured_ms)}});
+  return list;
+}
+
 nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string& profile) {
   nlohmann::json devices = nlohmann::json::array();
   for (size_t i = 0; i < ranks.size(); ++i) {
@@ -46,6 +54,7 @@ nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string
                        {"launch_gaps_ms", r.launch_gaps_ms},
                        {"transfers_ms", r.transfers_ms},
                        {"transfer_share", r.transfer_share},
+                       {"transfers", transfers_json(r.transfers)},
                        {"missing_transfer_fits", r.missing_transfer_fits},
                        {"speedup_vs_slowest", r.speedup_vs_slowest},
                        {"break_even_iterations", optional_number(r.break_even_iterations)},

@@ -70,4 +70,8 @@ TEST_CASE("rank adds a profile's copies with the device's transfer fits") {
   CHECK(rank["kernels_ms"].get<double>() == Approx(1.0));
   CHECK(rank["transfers_ms"].get<double>() == Approx(20.04));  // 4 x 10 us + 1e9 B / 50 GB/s
   CHECK(rank["total_ms"].get<double>() == Approx(21.04));
+  REQUIRE(rank["transfers"].size() == 1);
+  CHECK(rank["transfers"][0]["key"] == "h2d_pinned");
+  CHECK(rank["transfers"][0]["predicted_ms"].get<double>() == Approx(20.04));
+  CHECK(rank["transfers"][0]["measured_ms"].is_null());
 }

@@ -30,13 +30,19 @@ void add_transfers(DeviceRank& rank, const KernelProfile& profile, const DeviceP
   for (const auto& transfer : profile.transfers) {
     const std::string key = transfer_key(transfer.kind, transfer.pinned);
     const auto fit = device.transfers.find(key);
+    TransferPrediction& p = rank.transfers.emplace_back();
+    p.key = key;
+    p.count = transfer.count;
+    p.bytes = transfer.bytes;
+    if (device.name == profile.reference_device) p.measured_ms = transfer.measured_ms;
     if (fit == device.transfers.end()) {
       if (std::find(rank.missing_transfer_fits.begin(), rank.missing_transfer_fits.end(), key) ==
           rank.missing_transfer_fits.end())
         rank.missing_transfer_fits.push_back(key);
       continue;
     }
-    rank.transfers_ms += predict_transfer_ms(fit->second, transfer.bytes, transfer.count);
+    p.predicted_ms = predict_transfer_ms(fit->second, transfer.bytes, transfer.count);
+    rank.transfers_ms += *p.predicted_ms;
   }
 }
 

@@ -18,6 +18,15 @@ struct KernelTimeShare {
   Bound bound = Bound::compute;
 };
 
+// The predicted time of one kind of copy an application makes, on one device.
+struct TransferPrediction {
+  std::string key;  // transfer_key(): "h2d_pinned"...
+  double count = 0;
+  double bytes = 0;
+  std::optional<double> predicted_ms;  // nullopt when the device has no fit for this key
+  std::optional<double> measured_ms;   // on the profile's reference device, when recorded
+};
+
 // One device's predicted application time: kernels + launch gaps + copies.
 struct DeviceRank {
   std::string device;
@@ -26,6 +35,7 @@ struct DeviceRank {
   // time (`launch_overhead_us`), the difference, summed over invocations; 0 when unknown.
   double launch_gaps_ms = 0;
   double transfers_ms = 0;
+  std::vector<TransferPrediction> transfers;
   std::vector<std::string> missing_transfer_fits;  // keys the profile copies with and the device lacks
   double total_ms = 0;
   double transfer_share = 0;  // transfers_ms / total_ms
