@@ -26,6 +26,7 @@
 #include "roofcast/profiler/kernel_summary.hpp"
 #include "roofcast/profiler/launch_records.hpp"
 #include "roofcast/profiler/metric_set.hpp"
+#include "roofcast/profiler/transfer_summary.hpp"
 
 namespace roofcast {
 
@@ -115,6 +116,15 @@ std::map<std::string, std::string> collector_environment(const ProfileOptions& o
   return env;
 }
 
+// ", 4 host/device copies (1.1 MB, 0.2 ms)" for the summary line; empty where the application copied nothing.
+std::string copies_summary(const RunRecords& run, int device) {
+  double count = 0, bytes = 0, ms = 0;
+  for (const auto& t : summarize_transfers(run.copies, device))
+    count += t.count, bytes += t.bytes, ms += t.measured_ms.value_or(0);
+  if (count == 0) return "";
+  return fmt::format(", {:g} host/device copies ({:.3g} MB, {:.3g} ms)", count, bytes / 1e6, ms);
+}
+
 // Prints what the collector reported; returns false when the run produced nothing usable.
 bool report(const RunRecords& run, const char* what) {
   for (const auto& error : run.errors) std::cerr << fmt::format("roofcast profile: {} run: {}\n", what, error);
@@ -202,8 +212,9 @@ void run_profile(const ProfileOptions& options) {
     const auto kernels = summarize_kernels(timing.launches);
     const MeasuredTimes times = measured_times(kernels, device.name.empty() ? "unknown" : device.name);
     write_file_atomically(output, to_json(times).dump(2) + "\n");
-    summary = fmt::format("{} kernels, {} launches timed on {} -> {} ({:.1f} s)", kernels.size(),
-                          timing.launches.size(), times.device, output, timing_exit.wall_seconds);
+    summary = fmt::format("{} kernels, {} launches timed on {} -> {} ({:.1f} s){}", kernels.size(),
+                          timing.launches.size(), times.device, output, timing_exit.wall_seconds,
+                          copies_summary(timing, options.device));
   } else if (usable) {
     fs::create_directories(counter_folder);
     auto env = collector_environment(options, library, counter_folder, "counters");
@@ -235,14 +246,17 @@ void run_profile(const ProfileOptions& options) {
       const auto kernels = summarize_kernels(joined.launches);
       ProfileProvenance provenance{device.name, device.chip, quoted_command(options.command), utc_now(),
                                    options.metric_set, counters.passes, metrics};
-      const std::string text = kernel_profile_json(kernels, provenance, options.per_launch).dump(2) + "\n";
+      nlohmann::json profile = kernel_profile_json(kernels, provenance, options.per_launch);
+      add_transfers(profile, timing.copies, options.per_launch, options.device);
+      const std::string text = profile.dump(2) + "\n";
       parse_kernel_profile(text, output);  // what we write must be what roofcast reads
       write_file_atomically(output, text);
       summary = fmt::format("{} kernels, {} launches on {} -> {} (timing run {:.1f} s, counter run {:.1f} s, {} replay "
-                            "passes)",
+                            "passes){}",
                             kernels.size(), joined.launches.size(), device.name.empty() ? "unknown GPU" : device.name,
                             output, timing_exit.wall_seconds, counter_exit.wall_seconds,
-                            counters.passes ? std::to_string(*counters.passes) : "?");
+                            counters.passes ? std::to_string(*counters.passes) : "?",
+                            copies_summary(timing, options.device));
     }
   }
   if (!usable) {

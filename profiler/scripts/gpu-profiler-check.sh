@@ -28,6 +28,17 @@ $T "$BIN/roofcast" profile --list-metrics >"$R/list-metrics.txt" 2>&1 && note "l
 # 1. Our test program: profile, then ncu with the same metrics, then compare.
 $T "$BIN/roofcast" profile --per-launch --records-dir "$R/testapp-records" -o "$R/testapp-profile.json" -- "$APP" >"$R/testapp-profile.log" 2>&1
 note "profile test app" "$([[ $? == 0 ]] && echo ok || echo FAILED): $(tail -1 "$R/testapp-profile.log")"
+# Its copies (full size: n = 1056 x 256): bytes per (kind, pinned) as the app copies them.
+note "test app transfers" "$(python3 - "$R/testapp-profile.json" <<'PY' 2>&1
+import json, sys
+n = 1056 * 256
+expected = {"h2d_pageable": 16 * n, "h2d_pinned": 4 * n, "d2d_pinned": 4 * n, "d2h_pinned": 4 * n, "d2h_pageable": 4}
+found = {f"{t['kind']}_{'pinned' if t['pinned'] else 'pageable'}": t for t in json.load(open(sys.argv[1])).get("transfers", [])}
+text = ", ".join(f"{k} {t['count']:g}x {t['bytes']:.0f} B {t['measured_ms']:.3f} ms" for k, t in found.items())
+ok = {k: t["bytes"] for k, t in found.items()} == expected
+print(("ok: " if ok else f"FAILED (expected bytes {expected}): ") + text)
+PY
+)"
 METRICS=$("$BIN/roofcast" profile --list-metrics --metrics full --chip GH100 | awk '/__/{print $1}' | paste -sd,)
 for cache in all none; do
   $T ncu --metrics "$METRICS" --cache-control $cache -f -o "$R/testapp-ncu-$cache" "$APP" >"$R/testapp-ncu-$cache.log" 2>&1

@@ -21,6 +21,7 @@ struct ProcessFile {
   int64_t start_ns = 0;
   int pid = 0;
   std::vector<LaunchRecord> launches;
+  std::vector<CopyRecord> copies;
   bool ended = false;
 };
 
@@ -46,6 +47,17 @@ LaunchRecord parse_launch(const json& line) {
   return launch;
 }
 
+CopyRecord parse_copy(const json& line) {
+  CopyRecord copy;
+  copy.kind = line.at("type") == "memset" ? "memset" : line.at("direction").get<std::string>();
+  copy.pinned = line.value("pinned", false);
+  copy.bytes = line.at("bytes").get<double>();
+  copy.count = line.value("count", 1.0);
+  copy.duration_ns = line.at("duration_ns").get<double>();
+  copy.device = line.value("device", 0);
+  return copy;
+}
+
 ProcessFile read_process_file(const std::filesystem::path& path, RunRecords& run) {
   std::ifstream in(path);
   if (!in) throw InputError(fmt::format("{}: cannot read the collector's records", path.string()));
@@ -67,6 +79,8 @@ ProcessFile read_process_file(const std::filesystem::path& path, RunRecords& run
         run.passes = line.at("passes").get<size_t>();
       } else if (type == "launch") {
         process.launches.push_back(parse_launch(line));
+      } else if (type == "copy" || type == "memset") {
+        process.copies.push_back(parse_copy(line));
       } else if (type == "error") {
         run.errors.push_back(line.at("message").get<std::string>());
       } else if (type == "warning") {
@@ -107,6 +121,10 @@ RunRecords read_run_records(const std::filesystem::path& folder, const std::stri
     for (auto& launch : processes[p].launches) {
       launch.process = static_cast<int>(p);
       run.launches.push_back(std::move(launch));
+    }
+    for (auto& copy : processes[p].copies) {
+      copy.process = static_cast<int>(p);
+      run.copies.push_back(std::move(copy));
     }
   }
   return run;

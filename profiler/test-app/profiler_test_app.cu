@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -116,6 +117,15 @@ int run_kernels(bool small) {
   CHECK(cudaMemcpy(f_in, hf.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(d_in, hd.data(), n * sizeof(double), cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(i_in, hi.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  // Copies of known sizes for the collector's copy records (tests/profiler/profile_gpu_test.cpp):
+  // pinned host to device, device to device (f_in gets its own contents back), a memset, and
+  // pinned device to host after the kernels.
+  float* pinned = nullptr;
+  CHECK(cudaMallocHost(&pinned, n * sizeof(float)));
+  std::copy(hf.begin(), hf.end(), pinned);
+  CHECK(cudaMemcpy(f_out, pinned, n * sizeof(float), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(f_in, f_out, n * sizeof(float), cudaMemcpyDeviceToDevice));
+  CHECK(cudaMemset(i_out, 0, n * sizeof(int)));
   fill_kernel<<<1056, 256>>>(b, stream_n, 1.0f);
   fill_kernel<<<1056, 256>>>(c, stream_n, 2.0f);
   CHECK(cudaGetLastError());
@@ -133,6 +143,8 @@ int run_kernels(bool small) {
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
 
+  CHECK(cudaMemcpy(pinned, f_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaFreeHost(pinned));
   float check = 0;
   CHECK(cudaMemcpy(&check, a + 12345, sizeof check, cudaMemcpyDeviceToHost));
   const float expected = (1.0f + 0.345f) + 3.0f * (2.0f + 0.345f);

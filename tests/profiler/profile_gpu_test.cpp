@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "roofcast/formats/files.hpp"
@@ -77,6 +78,34 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
   CHECK(shared["counters"]["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] == 0);
   CHECK(kernels.at("int_mad_kernel")["counters"]["smsp__sass_thread_inst_executed_op_integer_pred_on.sum"] >
         3 * threads * 64 * 3);
+
+  // The test app's copies (--small: n = 264 x 256 elements): pageable host to device of n
+  // floats, n doubles and n ints; pinned host to device, device to device and pinned device
+  // to host of n floats each; one pageable 4-byte read back; a memset of n ints.
+  const double n = threads;
+  std::map<std::string, nlohmann::json> transfers;
+  for (const auto& t : profile["transfers"])
+    transfers[fmt::format("{}_{}", t["kind"].get<std::string>(), t["pinned"].get<bool>() ? "pinned" : "pageable")] = t;
+  INFO(profile["transfers"].dump());
+  CHECK(transfers.at("h2d_pageable")["bytes"] == n * (4 + 8 + 4));
+  CHECK(transfers.at("h2d_pageable")["count"] >= 3);
+  CHECK(transfers.at("h2d_pinned")["bytes"] == n * 4);
+  CHECK(transfers.at("h2d_pinned")["count"] == 1);
+  CHECK(transfers.at("d2d_pinned")["bytes"] == n * 4);
+  CHECK(transfers.at("d2h_pinned")["bytes"] == n * 4);
+  CHECK(transfers.at("d2h_pageable")["bytes"] == 4);
+  CHECK(transfers.size() == 5);
+  for (const auto& [key, t] : transfers) CHECK(t["measured_ms"] > 0);
+  CHECK(profile["memsets"]["bytes"] == n * 4);
+  const auto parsed = roofcast::parse_kernel_profile(text, out);
+  double h2d_bytes = 0, d2h_bytes = 0;
+  for (const auto& t : parsed.transfers) {
+    if (t.kind == roofcast::TransferKind::host_to_device) h2d_bytes += t.bytes;
+    if (t.kind == roofcast::TransferKind::device_to_host) d2h_bytes += t.bytes;
+  }
+  CHECK(h2d_bytes == n * (4 + 8 + 4) + n * 4);
+  CHECK(d2h_bytes == n * 4 + 4);
+  CHECK(profile["copies"].size() >= 8);  // --per-launch: every copy and memset
   std::filesystem::remove(out);
 }
 

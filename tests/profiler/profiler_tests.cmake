@@ -1,6 +1,7 @@
 # The collector's tests (included from tests/CMakeLists.txt).
 roofcast_add_test(profiler_tests
-  SOURCES profiler/importers_test.cpp profiler/launch_records_test.cpp formats/measured_json_test.cpp
+  SOURCES profiler/importers_test.cpp profiler/launch_records_test.cpp profiler/transfer_summary_test.cpp
+          formats/measured_json_test.cpp
   LIBRARIES roofcast::profiler)
 target_compile_definitions(profiler_tests PRIVATE ROOFCAST_PROFILER_SAMPLES_DIR="${PROJECT_SOURCE_DIR}/profiler/samples")
 

@@ -180,7 +180,9 @@ void finish(bool aborted) {
   g->ended = true;
   if (g->timing) g->timing->flush();
   const uint64_t launches = g->timing ? g->timing->recorded() : g->recorded;
-  g->writer->write({{"type", "end"}, {"launches", launches}, {"aborted", aborted}});
+  nlohmann::json end = {{"type", "end"}, {"launches", launches}, {"aborted", aborted}};
+  if (g->timing) end["copies"] = g->timing->copies();
+  g->writer->write(end);
 }
 
 void at_exit() { finish(false); }

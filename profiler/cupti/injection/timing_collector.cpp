@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "copy_record.hpp"
 #include "cupti_status.hpp"
 
 namespace roofcast::profiler {
@@ -21,6 +22,8 @@ void TimingCollector::start() {
   check_cupti(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "cuptiActivityRegisterCallbacks");
   check_cupti(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
               "cuptiActivityEnable(CONCURRENT_KERNEL)");
+  check_cupti(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
+  check_cupti(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityEnable(MEMSET)");
 }
 
 void TimingCollector::on_launch(uint32_t correlation_id, uint64_t index, const LaunchInfo& launch) {
@@ -44,6 +47,16 @@ void CUPTIAPI TimingCollector::buffer_completed(CUcontext, uint32_t, uint8_t* bu
 void TimingCollector::take_records(uint8_t* buffer, size_t valid) {
   CUpti_Activity* record = nullptr;
   while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
+    if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
+      writer_.write(copy_record(*reinterpret_cast<const CUpti_ActivityMemcpy6*>(record)));
+      ++copies_;
+      continue;
+    }
+    if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET) {
+      writer_.write(memset_record(*reinterpret_cast<const CUpti_ActivityMemset4*>(record)));
+      ++copies_;
+      continue;
+    }
     if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
     const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
     Pending pending;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <unordered_map>
@@ -10,7 +11,8 @@
 namespace roofcast::profiler {
 
 // The timing run: CUPTI Activity records of the kernels (GPU start/end, registers, shared
-// memory), joined to the launch callback's index through the correlation id.
+// memory), joined to the launch callback's index through the correlation id; and every
+// memcpy/memset the application made (copy_record.hpp), unfiltered.
 class TimingCollector {
  public:
   explicit TimingCollector(RecordWriter& writer);
@@ -18,6 +20,7 @@ class TimingCollector {
   void on_launch(uint32_t correlation_id, uint64_t index, const LaunchInfo& launch);
   void flush();  // forced: also incomplete buffers (process exit, context teardown)
   uint64_t recorded() const { return recorded_; }
+  uint64_t copies() const { return copies_; }  // memcpy and memset records written
 
  private:
   static void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records);
@@ -32,6 +35,7 @@ class TimingCollector {
   std::mutex mutex_;
   std::unordered_map<uint32_t, Pending> pending_;  // correlation id -> recorded launch
   uint64_t recorded_ = 0;
+  std::atomic<uint64_t> copies_ = 0;
 };
 
 }  // namespace roofcast::profiler

@@ -9,8 +9,11 @@
 //   {"type":"launch","index":..,"name":mangled,"demangled":..,"device":..,"grid":[x,y,z],
 //    "block":[x,y,z],"dynamic_shared_bytes":..,   timing: "duration_ns","registers",
 //    "static_shared_bytes"   counters: "metrics":{name: value}}
+//   {"type":"copy","direction":"h2d"|"d2h"|"d2d"|"p2p"|"h2h","pinned":..,"bytes":..,"count":..,
+//    "duration_ns":..,"device":..,"stream":..}      (timing run: every memcpy)
+//   {"type":"memset","bytes":..,"count":1,"duration_ns":..,"device":..,"stream":..}
 //   {"type":"error","message":"..."}      (one line; the launcher prints it)
-//   {"type":"end","launches":N}             (written at exit: the file is complete)
+//   {"type":"end","launches":N,"copies":M}  (written at exit: the file is complete)
 namespace roofcast::profiler::protocol {
 
 inline constexpr const char* kInjectionPathVariable = "CUDA_INJECTION64_PATH";

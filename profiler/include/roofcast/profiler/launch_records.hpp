@@ -28,6 +28,18 @@ struct LaunchRecord {
   std::map<std::string, double> metrics;
 };
 
+// One memcpy or memset of the timing run (the collector records all of them, whatever the
+// kernel filters).
+struct CopyRecord {
+  int process = 0;
+  std::string kind;      // h2d, d2h, d2d, p2p (between GPUs), h2h, memset, unknown
+  bool pinned = false;   // host side page-locked (h2d, d2h)
+  double bytes = 0;
+  double count = 1;      // copies this record stands for (> 1 for cudaMemcpyBatchAsync)
+  double duration_ns = 0;
+  int device = 0;
+};
+
 struct DeviceInfo {
   std::string name;
   std::string chip;
@@ -36,6 +48,7 @@ struct DeviceInfo {
 // Everything one run of the application left in the records folder.
 struct RunRecords {
   std::vector<LaunchRecord> launches;    // process by process, in launch order
+  std::vector<CopyRecord> copies;        // process by process, in completion order
   std::map<int, DeviceInfo> devices;     // by device index
   std::vector<std::string> errors;       // from the collector, one line each
   std::vector<std::string> warnings;
