@@ -38,6 +38,10 @@ std::vector<SweepPoint> characterize_roofline(const Context& context, const Roof
                                               const std::function<void()>& progress);
 int roofline_point_count(const Context& context);
 
+// Copies host to device and device to host (pinned and pageable host memory) and device to
+// device, each over a size sweep; the points only (the suite fits them).
+std::vector<microbench::TransferSweep> characterize_transfers(const Context& context);
+
 // Distinct SM ids seen running blocks of a kernel that fills the device.
 int count_running_sms(const Context& context);
 

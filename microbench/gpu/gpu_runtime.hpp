@@ -38,6 +38,14 @@ inline Error copy_to_device(void* dst, const void* src, size_t n) { return hipMe
 inline Error copy_device_async(void* dst, const void* src, size_t n, Stream s) {
   return hipMemcpyAsync(dst, src, n, hipMemcpyDeviceToDevice, s);
 }
+inline Error copy_to_device_async(void* dst, const void* src, size_t n, Stream s) {
+  return hipMemcpyAsync(dst, src, n, hipMemcpyHostToDevice, s);
+}
+inline Error copy_to_host_async(void* dst, const void* src, size_t n, Stream s) {
+  return hipMemcpyAsync(dst, src, n, hipMemcpyDeviceToHost, s);
+}
+inline Error host_malloc_pinned(void** p, size_t n) { return hipHostMalloc(p, n, hipHostMallocDefault); }
+inline Error host_free_pinned(void* p) { return hipHostFree(p); }
 inline Error mem_get_info(size_t* free, size_t* total) { return hipMemGetInfo(free, total); }
 inline Error event_create(Event* e) { return hipEventCreate(e); }
 inline Error event_destroy(Event e) { return hipEventDestroy(e); }
@@ -66,6 +74,14 @@ inline Error copy_to_device(void* dst, const void* src, size_t n) { return cudaM
 inline Error copy_device_async(void* dst, const void* src, size_t n, Stream s) {
   return cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, s);
 }
+inline Error copy_to_device_async(void* dst, const void* src, size_t n, Stream s) {
+  return cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, s);
+}
+inline Error copy_to_host_async(void* dst, const void* src, size_t n, Stream s) {
+  return cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, s);
+}
+inline Error host_malloc_pinned(void** p, size_t n) { return cudaMallocHost(p, n); }
+inline Error host_free_pinned(void* p) { return cudaFreeHost(p); }
 inline Error mem_get_info(size_t* free, size_t* total) { return cudaMemGetInfo(free, total); }
 inline Error event_create(Event* e) { return cudaEventCreate(e); }
 inline Error event_destroy(Event e) { return cudaEventDestroy(e); }

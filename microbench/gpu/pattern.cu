@@ -32,9 +32,13 @@ void fill_pattern(DeviceBuffer<uint4>& buffer, uint32_t seed) {
 }
 
 unsigned long long count_pattern_mismatches(const DeviceBuffer<uint4>& buffer, uint32_t seed) {
+  return count_pattern_mismatches(buffer.data(), buffer.size(), seed);
+}
+
+unsigned long long count_pattern_mismatches(const uint4* data, size_t vectors, uint32_t seed) {
   DeviceBuffer<unsigned long long> count(1);
   ROOFCAST_GPU_CHECK(memset_bytes(count.data(), 0, sizeof(unsigned long long)));
-  count_mismatches_kernel<<<kBlocks, kThreads>>>(buffer.data(), buffer.size(), seed, count.data());
+  count_mismatches_kernel<<<kBlocks, kThreads>>>(data, vectors, seed, count.data());
   ROOFCAST_GPU_CHECK_LAUNCH("count_mismatches_kernel");
   return count.to_host()[0];
 }

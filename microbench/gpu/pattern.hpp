@@ -27,6 +27,8 @@ void fill_pattern(DeviceBuffer<uint4>& buffer, uint32_t seed);
 
 // Number of vectors of `buffer` that differ from the pattern.
 unsigned long long count_pattern_mismatches(const DeviceBuffer<uint4>& buffer, uint32_t seed);
+// Number of the first `vectors` vectors at `data` (device memory) that differ from the pattern.
+unsigned long long count_pattern_mismatches(const uint4* data, size_t vectors, uint32_t seed);
 
 // Sum mod 2^32 of a vector's four words.
 __host__ __device__ inline uint32_t word_sum(uint4 v) { return v.x + v.y + v.z + v.w; }

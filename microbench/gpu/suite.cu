@@ -9,6 +9,7 @@
 #include "device_query.hpp"
 #include "nvml_clocks.hpp"
 #include "roofcast/microbench/peak_table.hpp"
+#include "roofcast/microbench/transfer_fit.hpp"
 
 namespace roofcast::microbench {
 
@@ -58,7 +59,7 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   NvmlClockSampler nvml(result.device.pci_bus_id);
 
   const int sweep_points = roofline_point_count(context);
-  const int total_steps = 7 + sweep_points;
+  const int total_steps = 8 + sweep_points;
   int done = 0;
   auto step = [&](const std::string& name) { progress(done++, total_steps, name); };
   // One failing characterizer does not lose the others' results: it is recorded and reported.
@@ -80,6 +81,15 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   run_group("L1 and L2", [&] { return characterize_caches(context); });
   run_group("DRAM", [&] { return characterize_dram(context); });
   run_group("launch overhead", [&] { return characterize_launch(context); });
+  step("host-device copies");
+  try {
+    for (auto& sweep : characterize_transfers(context)) {
+      fit_transfer_sweep(sweep);
+      result.transfers.push_back(std::move(sweep));
+    }
+  } catch (const std::exception& error) {
+    result.problems.push_back(std::string("host-device copies: ") + error.what());
+  }
 
   RooflineRates rates;
   rates.dram_gbps = value_of(result, "dram_read_gbps");

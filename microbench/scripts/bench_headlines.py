@@ -36,6 +36,11 @@ def main(path):
             dips.append(f"{point['precision']}@{point['iterations']:g}")
         last[point["precision"]] = point
     print(f"bench roofline sweep|{len(sweep)} points, " + (f"dips: {' '.join(dips)}" if dips else "monotonic"))
+    transfers = profile.get("transfers", {})
+    copies = [f"{key} {transfers[key]['bandwidth_gbps']:.1f} GB/s + {transfers[key]['latency_us']:.1f} us "
+              f"({100 * transfers[key].get('worst_relative_residual', 0):.0f} %)"
+              for key in ("h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d") if key in transfers]
+    print(f"bench copies (fit, worst residual)|{'; '.join(copies) if copies else 'none'}")
     print(f"bench wall time|{profile['provenance']['wall_seconds']:.1f} s")
 
 

@@ -1,11 +1,13 @@
 #include "roofcast/microbench/report.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "roofcast/formats/profile_json.hpp"
+#include "roofcast/microbench/transfer_fit.hpp"
 
 namespace roofcast::microbench {
 
@@ -30,6 +32,10 @@ json summary_json(const Summary& s) {
 // GOP/s of a sweep point at one of its times (work per launch / time).
 double gops_at(const SweepPoint& p, double time_ms) { return p.gops * p.time_ms.median / time_ms; }
 
+CopyTimeFit fit_of(const TransferSweep& sweep) {
+  return {sweep.latency_us, sweep.bandwidth_gbps, sweep.worst_relative_residual};
+}
+
 }  // namespace
 
 DeviceProfile make_device_profile(const SuiteResult& result, const std::string& name) {
@@ -50,6 +56,8 @@ DeviceProfile make_device_profile(const SuiteResult& result, const std::string& 
     if (!thesis_key) profile.extra_throughput[m.key] = m.value.median;
   }
   profile.sm_count = effective_sm_count(result.device);
+  for (const auto& sweep : result.transfers)
+    if (sweep.bandwidth_gbps > 0) profile.transfers[sweep.key] = {sweep.bandwidth_gbps, sweep.latency_us};
   for (const auto& p : result.sweep)
     profile.roofline_sweep.push_back({p.precision, static_cast<double>(p.iterations), p.ops_per_byte,
                                       p.time_ms.median, p.gops, p.gbps});
@@ -68,6 +76,27 @@ json device_profile_json(const SuiteResult& result, const Provenance& provenance
     point["time_ms_max"] = p.time_ms.max;
     point["verified"] = p.verified;
   }
+
+  // Beside each copy fit: how well the line fits and the sizes it was fitted over.
+  json transfer_sweep = json::array();
+  for (const auto& sweep : result.transfers) {
+    if (sweep.bandwidth_gbps <= 0 || sweep.points.empty()) continue;
+    json& fit = document["transfers"][sweep.key];
+    fit["worst_relative_residual"] = sweep.worst_relative_residual;
+    fit["sizes"] = sweep.points.size();
+    fit["smallest_bytes"] = sweep.points.front().bytes;
+    fit["largest_bytes"] = sweep.points.back().bytes;
+    for (const auto& p : sweep.points)
+      transfer_sweep.push_back({{"key", sweep.key},
+                                {"bytes", p.bytes},
+                                {"time_ms", p.time_ms.median},
+                                {"time_ms_min", p.time_ms.min},
+                                {"time_ms_max", p.time_ms.max},
+                                {"gbps", p.gbps()},
+                                {"fitted_ms", fitted_copy_ms(fit_of(sweep), p.bytes)},
+                                {"verified", p.verified}});
+  }
+  if (!transfer_sweep.empty()) document["transfer_sweep"] = transfer_sweep;
 
   const DeviceInfo& d = result.device;
   document["device"] = {{"name", d.name},
@@ -151,6 +180,13 @@ std::string measurements_csv(const SuiteResult& result) {
                        csv_number(p.gops * p.time_ms.median * 1e6), csv_number(p.ops_per_byte), csv_number(p.gbps),
                        p.verified ? "true" : "false");
   }
+  // One row per copy size: GB/s at the median, slowest and fastest repetition.
+  for (const auto& sweep : result.transfers)
+    for (const auto& p : sweep.points)
+      csv += fmt::format("transfer,{},,,GB/s,{},{},{},{},{},{},{},,{},,,,{}\n", sweep.key, csv_number(p.gbps()),
+                         csv_number(p.bytes / p.time_ms.max / 1e6), csv_number(p.bytes / p.time_ms.min / 1e6),
+                         csv_number(p.time_ms.median), csv_number(p.time_ms.min), csv_number(p.time_ms.max),
+                         fmt::format("{:.0f}", p.bytes), csv_number(p.gbps()), p.verified ? "true" : "false");
   return csv;
 }
 
@@ -163,6 +199,15 @@ std::vector<SummaryRow> summary_rows(const SuiteResult& result) {
     rows.push_back({"B_mem (mean of read, write, copy)", "GB/s", profile.throughput.dram_gbps, read->theoretical});
   }
   return rows;
+}
+
+std::string transfer_size_range(const TransferSweep& sweep) {
+  if (sweep.points.empty()) return "none";
+  auto size = [](double bytes) {
+    return bytes >= (1 << 20) ? fmt::format("{:g} MiB", bytes / (1 << 20)) : fmt::format("{:g} KiB", bytes / 1024);
+  };
+  return fmt::format("{} to {} ({})", size(sweep.points.front().bytes), size(sweep.points.back().bytes),
+                     sweep.points.size());
 }
 
 std::vector<std::string> sweep_dips(const std::vector<SweepPoint>& sweep, double tolerance) {
@@ -219,6 +264,29 @@ std::string markdown_report(const SuiteResult& result, const Provenance& provena
       md += fmt::format("| {} | {} | {:.2f} | | | {} | {} | | | |\n", row.label, row.unit, row.measured,
                         row.theoretical ? fmt::format("{:.2f}", *row.theoretical) : "",
                         row.percent() ? fmt::format("{:.1f}", *row.percent()) : "");
+  }
+
+  if (!result.transfers.empty()) {
+    md += "\n## Copies\n\nEach size timed between two events (median of the repetitions), every byte that "
+          "arrived checked. Fit: time = latency + bytes / bandwidth, least squares on relative residuals; bytes "
+          "are counted once (a device-to-device copy reads and writes each).\n\n";
+    md += "| copy | key | bandwidth GB/s | latency us | sizes | worst residual % | verified |\n";
+    md += "|---|---|---:|---:|---|---:|---|\n";
+    for (const auto& sweep : result.transfers) {
+      const bool verified = std::all_of(sweep.points.begin(), sweep.points.end(), [](const auto& p) { return p.verified; });
+      md += fmt::format("| {} | {} | {:.2f} | {:.2f} | {} | {:.1f} | {} |\n", sweep.label, sweep.key,
+                        sweep.bandwidth_gbps, sweep.latency_us, transfer_size_range(sweep),
+                        100 * sweep.worst_relative_residual, verified ? "yes" : "NO");
+    }
+    md += "\n| key | bytes | time ms (median) | min | max | GB/s | fitted ms | residual % |\n";
+    md += "|---|---:|---:|---:|---:|---:|---:|---:|\n";
+    for (const auto& sweep : result.transfers)
+      for (const auto& p : sweep.points) {
+        const double fitted = fitted_copy_ms(fit_of(sweep), p.bytes);
+        md += fmt::format("| {} | {:.0f} | {:.4f} | {:.4f} | {:.4f} | {:.2f} | {:.4f} | {:+.1f} |\n", sweep.key, p.bytes,
+                          p.time_ms.median, p.time_ms.min, p.time_ms.max, p.gbps(), fitted,
+                          100 * (fitted - p.time_ms.median) / p.time_ms.median);
+      }
   }
 
   if (!result.sweep.empty()) {

@@ -87,6 +87,15 @@ void print_summary(const SuiteResult& result, const Provenance& provenance, cons
                            d.name, d.backend, d.arch, d.sm_count, d.sm_count_observed,
                            result.clocks.sm_clock_mhz_in_kernel);
   std::cout << render_text(table);
+  if (!result.transfers.empty()) {
+    Table copies;
+    copies.columns = {{"copy", false},   {"key", false},           {"bandwidth GB/s"}, {"latency us"},
+                      {"sizes", false}, {"worst residual %"}};
+    for (const auto& sweep : result.transfers)
+      copies.add_row({sweep.label, sweep.key, format_value(sweep.bandwidth_gbps), fmt::format("{:.2f}", sweep.latency_us),
+                      transfer_size_range(sweep), fmt::format("{:.1f}", 100 * sweep.worst_relative_residual)});
+    std::cout << "\nCopies, fitted as time = latency + bytes / bandwidth:\n" << render_text(copies);
+  }
   const auto dips = sweep_dips(result.sweep, 0.03);
   std::cout << fmt::format("\nRoofline sweep: {} points, {}\n", result.sweep.size(),
                            dips.empty() ? "every curve monotonic within 3 %"

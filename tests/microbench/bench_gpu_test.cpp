@@ -54,6 +54,18 @@ TEST_CASE("roofcast bench --quick characterizes this GPU") {
   }
   CHECK(best_fp32 > 0.7 * profile.throughput.fp32_gflops);
 
+  // Copies: all five fits with a positive bandwidth, each over at least five verified sizes.
+  for (const char* key : {"h2d_pinned", "h2d_pageable", "d2h_pinned", "d2h_pageable", "d2d"}) {
+    INFO(key);
+    REQUIRE(profile.transfers.count(key) == 1);
+    const auto& fit = profile.transfers.at(key);
+    CHECK(fit.bandwidth_gbps > 0.1);
+    CHECK(fit.latency_us >= 0);
+    CHECK(fit.latency_us < 1000);
+    CHECK(json.at("transfers").at(key).at("sizes").get<int>() >= 5);
+  }
+  for (const auto& p : json.at("transfer_sweep")) CHECK(p.at("verified") == true);
+
   CHECK(std::filesystem::file_size(folder / "device.csv") > 1000);
   CHECK(std::filesystem::file_size(folder / "device.md") > 1000);
   std::filesystem::remove_all(folder);

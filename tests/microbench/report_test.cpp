@@ -1,10 +1,12 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/microbench/peak_table.hpp"
 #include "roofcast/microbench/report.hpp"
+#include "roofcast/model/transfers.hpp"
 
 using namespace roofcast::microbench;
 
@@ -50,6 +52,30 @@ SuiteResult h100_like() {
                     make("dram_copy_gbps", "GB/s", 2900),      make("launch_overhead_us", "us", 2.5)};
   r.sweep = {point("fp32", 0, 100), point("fp32", 8, 12000), point("fp32", 64, 60000)};
   apply_theoretical_peaks(r);
+  return r;
+}
+
+// Two copy sweeps of three sizes: 50 GB/s + 2 us pinned, 1000 GB/s + 5 us device to device.
+SuiteResult with_transfers() {
+  SuiteResult r = h100_like();
+  auto sweep = [](const std::string& key, double gbps, double latency_us) {
+    TransferSweep s;
+    s.key = key;
+    s.label = key + " label";
+    for (const double bytes : {4096.0, 1048576.0, 268435456.0}) {
+      TransferPoint p;
+      p.bytes = bytes;
+      const double ms = latency_us * 1e-3 + bytes / (gbps * 1e6);
+      p.time_ms = {ms, ms * 0.98, ms * 1.05, 15};
+      p.verified = true;
+      s.points.push_back(p);
+    }
+    s.bandwidth_gbps = gbps;
+    s.latency_us = latency_us;
+    s.worst_relative_residual = 0.042;
+    return s;
+  };
+  r.transfers = {sweep("h2d_pinned", 50, 2), sweep("d2d", 1000, 5)};
   return r;
 }
 
@@ -121,4 +147,63 @@ TEST_CASE("the markdown report names the device, the command and every quantity"
   CHECK(md.find("`roofcast bench --output h.json`") != std::string::npos);
   CHECK(md.find("| fp32_gflops | GFLOP/s | 65000.00") != std::string::npos);
   CHECK(md.find("B_mem (mean of read, write, copy)") != std::string::npos);
+}
+
+TEST_CASE("copy fits go into the device profile's transfers and read back") {
+  const auto r = with_transfers();
+  const auto profile = make_device_profile(r, "H100-SXM");
+  REQUIRE(profile.transfers.size() == 2);
+  CHECK(profile.transfers.at("h2d_pinned").bandwidth_gbps == 50);
+  CHECK(profile.transfers.at("d2d").latency_us == 5);
+
+  const auto json = device_profile_json(r, {"H100-SXM", "roofcast bench --output h.json", "2026-11-22", "0.1"});
+  const auto& fit = json.at("transfers").at("h2d_pinned");
+  CHECK(fit.at("bandwidth_gbps").get<double>() == 50);
+  CHECK(fit.at("latency_us").get<double>() == 2);
+  CHECK(fit.at("worst_relative_residual").get<double>() == 0.042);
+  CHECK(fit.at("sizes").get<int>() == 3);
+  CHECK(fit.at("largest_bytes").get<double>() == 268435456.0);
+  REQUIRE(json.at("transfer_sweep").size() == 6);
+  const auto& first = json.at("transfer_sweep")[0];
+  CHECK(first.at("key") == "h2d_pinned");
+  CHECK(first.at("bytes").get<double>() == 4096);
+  CHECK(first.at("fitted_ms").get<double>() == Approx(2e-3 + 4096 / 50e6));
+  CHECK(first.at("verified") == true);
+
+  const auto back = roofcast::parse_device_profile(json.dump(), "written.json");
+  CHECK(back.transfers.at("d2d").bandwidth_gbps == 1000);
+  CHECK(back.transfers.at("h2d_pinned").latency_us == 2);
+  CHECK(roofcast::predict_transfer_ms(back.transfers.at("h2d_pinned"), 50e6, 1) == Approx(1.002));
+}
+
+TEST_CASE("a profile without copy sweeps has no transfers object") {
+  const auto json = device_profile_json(h100_like(), {"H100-SXM", "c", "d", "0.1"});
+  CHECK_FALSE(json.contains("transfers"));
+  CHECK_FALSE(json.contains("transfer_sweep"));
+}
+
+TEST_CASE("the CSV has one row per copy size in GB/s with the size as the work") {
+  const auto r = with_transfers();
+  const std::string csv = measurements_csv(r);
+  const size_t columns = std::count(csv.begin(), csv.begin() + csv.find('\n'), ',');
+  std::istringstream lines(csv);
+  std::string line;
+  size_t transfer_rows = 0;
+  while (std::getline(lines, line)) {
+    CHECK(static_cast<size_t>(std::count(line.begin(), line.end(), ',')) == columns);
+    transfer_rows += line.rfind("transfer,", 0) == 0;
+  }
+  CHECK(transfer_rows == 6);
+  // 256 MiB at 50 GB/s plus 2 us: 5.3707 ms, 49.98 GB/s.
+  CHECK(csv.find("transfer,h2d_pinned,,,GB/s,49.9814,") != std::string::npos);
+  CHECK(csv.find(",268435456,,49.9814,,,,true") != std::string::npos);
+}
+
+TEST_CASE("the markdown report has the copy fits and every copy size") {
+  const auto md = markdown_report(with_transfers(), {"H100-SXM", "c", "d", "0.1"});
+  CHECK(md.find("## Copies") != std::string::npos);
+  CHECK(md.find("| h2d_pinned label | h2d_pinned | 50.00 | 2.00 | 4 KiB to 256 MiB (3) | 4.2 | yes |") !=
+        std::string::npos);
+  CHECK(md.find("| d2d | 268435456 |") != std::string::npos);
+  CHECK(markdown_report(h100_like(), {"H100-SXM", "c", "d", "0.1"}).find("## Copies") == std::string::npos);
 }

@@ -26,7 +26,7 @@ DeviceProfile make_device_profile(const SuiteResult& result, const std::string& 
 // fraction of theoretical per key, per-measurement statistics and provenance beside it.
 nlohmann::json device_profile_json(const SuiteResult& result, const Provenance& provenance);
 
-// Long format, one row per measured point: the peaks, then every sweep point.
+// Long format, one row per measured point: the peaks, every sweep point, every copy size.
 std::string measurements_csv(const SuiteResult& result);
 
 // Rows of the people-facing summary: quantity, measured, theoretical, percent.
@@ -44,6 +44,9 @@ std::vector<SummaryRow> summary_rows(const SuiteResult& result);
 
 // A markdown report: device, clocks, summary table, sweep, provenance.
 std::string markdown_report(const SuiteResult& result, const Provenance& provenance);
+
+// "4 KiB to 256 MiB (9)": a copy sweep's smallest and largest size and how many.
+std::string transfer_size_range(const TransferSweep& sweep);
 
 // Sweep points more than `tolerance` (0.03 = 3 %) below their left neighbour in GOP/s, per
 // precision, as "fp32 at 96 iterations: 3.4 % below 80 iterations". Empty when monotonic.

@@ -34,6 +34,25 @@ struct SweepPoint {
   bool verified = false;
 };
 
+// One size of a copy sweep.
+struct TransferPoint {
+  double bytes = 0;   // one copy
+  Summary time_ms;    // one copy, over the timed repetitions
+  bool verified = false;
+  double gbps() const { return time_ms.median > 0 ? bytes / time_ms.median / 1e6 : 0; }
+};
+
+// A copy direction and host-memory kind swept over sizes, and its straight-line fit
+// time = latency + bytes / bandwidth (microbench/src/transfer_fit.cpp).
+struct TransferSweep {
+  std::string key;    // the device profile's `transfers` key: "h2d_pinned", "d2h_pageable", "d2d"...
+  std::string label;  // "Host to device, pinned"
+  std::vector<TransferPoint> points;
+  double bandwidth_gbps = 0;  // bytes copied (counted once) per second / 1e9
+  double latency_us = 0;
+  double worst_relative_residual = 0;  // of the fit over the points
+};
+
 struct DeviceInfo {
   std::string name;             // as the runtime reports it
   std::string backend;          // "cuda" or "hip"
@@ -80,6 +99,7 @@ struct SuiteResult {
   ClockLog clocks;
   std::vector<Measurement> measurements;
   std::vector<SweepPoint> sweep;
+  std::vector<TransferSweep> transfers;  // fitted ones only
   bool quick = false;
   double wall_seconds = 0;
   // Characterizers that failed ("tensor cores: ..."): their results are missing.
