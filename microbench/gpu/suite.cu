@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <stdexcept>
 
 #include "characterizers.hpp"
 #include "device_query.hpp"
@@ -84,8 +85,12 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   step("host-device copies");
   try {
     for (auto& sweep : characterize_transfers(context)) {
-      fit_transfer_sweep(sweep);
-      result.transfers.push_back(std::move(sweep));
+      try {
+        fit_transfer_sweep(sweep);
+        result.transfers.push_back(std::move(sweep));
+      } catch (const std::invalid_argument& error) {  // one bad fit does not lose the others
+        result.problems.push_back(std::string("host-device copies: ") + error.what());
+      }
     }
   } catch (const std::exception& error) {
     result.problems.push_back(std::string("host-device copies: ") + error.what());
