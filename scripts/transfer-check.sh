@@ -15,7 +15,7 @@ mkdir -p "$WORK"
 
 if [[ ! -x $BIN/roofcast-bench ]]; then
   cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DROOFCAST_ENABLE_HIP=OFF \
-    >"$WORK/configure.log" 2>&1 && cmake --build "$BUILD" --parallel "$(nproc)" >"$WORK/build.log" 2>&1 ||
+    -DROOFCAST_BUILD_TESTS=OFF >"$WORK/configure.log" 2>&1 && cmake --build "$BUILD" --parallel "$(nproc)" >"$WORK/build.log" 2>&1 ||
     { tail -20 "$WORK/build.log"; exit 1; }
 fi
 
@@ -44,7 +44,7 @@ for rank_file in sorted(work.glob("rank-*.json")):
         rows.append({"workload": workload, **t, "error": error})
 fits = device.get("transfers", {})
 lines = [f"# Copy-time predictions against measured copies: {device['name']}", "",
-         f"Date (UTC) {datetime.datetime.utcnow():%Y-%m-%d %H:%M}; command `scripts/transfer-check.sh` on the GPU machine.",
+         f"Date (UTC) {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M}; command `scripts/transfer-check.sh` on the GPU machine.",
          "Predicted = count x latency + bytes / bandwidth with the fits `roofcast bench` measured on the same GPU;",
          "measured = the copies' durations that `roofcast profile` recorded while running each workload.", "",
          "| fit | bandwidth GB/s | latency us |", "|---|---:|---:|"]

@@ -100,7 +100,9 @@ std::vector<TransferSweep> characterize_transfers(const Context& context) {
   // rate: their sweep stops 4x lower. The two device buffers stay under a quarter of free memory.
   size_t largest = (context.quick ? 16ull : 256ull) << 20;
   while (largest > kSmallestBytes && 2 * largest > context.free_bytes / 4) largest /= 4;
-  const size_t largest_pageable = std::max(kSmallestBytes, largest / 4);
+  // Pageable copies go through the driver's staging buffers and slow down past tens of MiB,
+  // where applications copy whole arrays: the full sweep goes as far as the pinned one.
+  const size_t largest_pageable = context.quick ? std::max(kSmallestBytes, largest / 4) : largest;
 
   DeviceBuffer<uint4> source(largest / 16), destination(largest / 16);
   PinnedHostBuffer pinned(largest);
