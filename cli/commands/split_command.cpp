@@ -46,11 +46,18 @@ void run_split(const SplitOptions& options) {
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
   if (devices.size() < 2) throw InputError("--device: give at least two devices to split work across");
 
+  long long blocks = options.blocks;
+  if (blocks == 0) {
+    if (kernel->launch_shapes.size() != 1)
+      throw InputError(fmt::format("--blocks: {} records {} launch shapes of {}; give the grid size to split with --blocks",
+                                   options.profile, kernel->launch_shapes.size(), options.kernel));
+    blocks = static_cast<long long>(kernel->launch_shapes.front().blocks());
+  }
   const KernelParameters parameters = kernel_parameters_of(*kernel);
   std::vector<DeviceTime> times;
   for (const auto& device : devices)
     times.push_back({device.name, predict_thesis(parameters, device.throughput).predicted_ms, device.sm_count});
-  const WorkSplit split = split_work(times, options.blocks);
+  const WorkSplit split = split_work(times, blocks);
 
   if (options.format == "json") {
     std::cout << split_json(split, options).dump(2) << "\n";
@@ -82,8 +89,8 @@ void add_split_command(CLI::App& app) {
   command->add_option("--device", options->devices,
                       "Device: a bundled name or a device-profile file (repeatable; default: every bundled device)");
   command->add_flag("--all-devices", options->all_devices, "Split across every bundled device");
-  command->add_option("--blocks", options->blocks, "Thread blocks of the kernel (its grid size)")
-      ->required()
+  command->add_option("--blocks", options->blocks,
+                      "Thread blocks of the kernel (its grid size; default: the grid the profile recorded)")
       ->check(CLI::PositiveNumber);
   command->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"table", "json"}));
   command->callback([options] { run_split(*options); });

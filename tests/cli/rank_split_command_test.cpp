@@ -75,3 +75,18 @@ TEST_CASE("rank adds a profile's copies with the device's transfer fits") {
   CHECK(rank["transfers"][0]["predicted_ms"].get<double>() == Approx(20.04));
   CHECK(rank["transfers"][0]["measured_ms"].is_null());
 }
+
+TEST_CASE("split takes the grid the profile recorded, and asks for it when unknown") {
+  const std::string profile = roofcast::testing::temporary_file("shaped.json", R"({
+    "format": "roofcast-profile", "version": 1,
+    "kernels": [{"name": "k", "launch_shapes": [{"grid": [100, 2, 1], "block": [256, 1, 1], "invocations": 3}],
+                 "parameters": {"K_type": "fp32", "W_comp": 1e9, "W_traf": 1e6, "E_mix": 1, "D_ops": 1, "D_ldst": 0}}] })");
+  const auto result = run_roofcast({"split", "--profile", profile, "--kernel", "k", "--device", "GTX-480", "--device",
+                                    "GTX-1060 6GB", "--format", "json"});
+  REQUIRE(result.exit_code == 0);
+  CHECK(nlohmann::json::parse(result.out)["total_blocks"] == 200);
+  const auto unknown = run_roofcast({"split", "--profile", "thesis-redblack", "--kernel", "sor_red", "--device",
+                                     "GTX-480", "--device", "GTX-660"});
+  CHECK(unknown.exit_code == 1);
+  CHECK_THAT(unknown.err, Catch::Contains("records 0 launch shapes of sor_red; give the grid size to split with --blocks"));
+}

@@ -201,3 +201,14 @@ TEST_CASE("transfer fits and transfer records round-trip and are checked") {
   p["transfers"][0]["kind"] = "h2h";
   CHECK(profile_error(p) == "bad.json: transfers[0].kind: expected \"h2d\", \"d2h\" or \"d2d\", found \"h2h\"");
 }
+
+TEST_CASE("launch shapes are read and written, and checked") {
+  json p = valid_profile();
+  p["kernels"][0]["launch_shapes"] = json::array({{{"grid", {64, 2, 1}}, {"block", {128, 1, 1}}, {"invocations", 4}}});
+  const auto profile = roofcast::parse_kernel_profile(p.dump(), "p.json");
+  REQUIRE(profile.kernels[0].launch_shapes.size() == 1);
+  CHECK(profile.kernels[0].launch_shapes[0].blocks() == 128);
+  CHECK(roofcast::to_json(profile)["kernels"][0]["launch_shapes"] == p["kernels"][0]["launch_shapes"]);
+  p["kernels"][0]["launch_shapes"][0]["grid"] = {64, 2};
+  CHECK(profile_error(p) == "bad.json: kernels[0] \"sor_red\".launch_shapes[0].grid: expected [x, y, z]");
+}

@@ -198,6 +198,25 @@ KernelParameters parse_parameters(const Field& parameters) {
   return p;
 }
 
+std::array<double, 3> parse_dimensions(const Field& field) {
+  const json& array = field.array();
+  if (array.size() != 3) field.fail("expected [x, y, z]");
+  std::array<double, 3> result{};
+  for (size_t i = 0; i < 3; ++i) {
+    result[i] = field.element(i).positive();
+    if (result[i] != std::floor(result[i])) field.element(i).fail("expected a whole number");
+  }
+  return result;
+}
+
+LaunchShape parse_launch_shape(const Field& shape) {
+  LaunchShape result;
+  result.grid = parse_dimensions(shape.member("grid"));
+  result.block = parse_dimensions(shape.member("block"));
+  if (shape.has("invocations")) result.invocations = static_cast<int>(shape.member("invocations").non_negative());
+  return result;
+}
+
 TransferRecord parse_transfer(const Field& transfer) {
   transfer.object();
   TransferRecord record;
@@ -233,6 +252,10 @@ KernelRecord parse_kernel(const Field& kernel) {
     const Field by_device = labelled.member("measured_ms_by_device");
     for (const auto& item : by_device.object().items())
       record.measured_ms_by_device[item.key()] = by_device.member(item.key()).positive();
+  }
+  if (labelled.has("launch_shapes")) {
+    const Field shapes = labelled.member("launch_shapes");
+    for (size_t i = 0; i < shapes.array().size(); ++i) record.launch_shapes.push_back(parse_launch_shape(shapes.element(i)));
   }
   const bool has_counters = labelled.has("counters");
   const bool has_parameters = labelled.has("parameters");
@@ -319,6 +342,8 @@ json to_json(const KernelProfile& profile) {
     json entry = {{"name", kernel.name}, {"invocations", kernel.invocations}};
     if (kernel.measured_ms) entry["measured_ms"] = *kernel.measured_ms;
     if (!kernel.measured_ms_by_device.empty()) entry["measured_ms_by_device"] = kernel.measured_ms_by_device;
+    for (const auto& shape : kernel.launch_shapes)
+      entry["launch_shapes"].push_back({{"grid", shape.grid}, {"block", shape.block}, {"invocations", shape.invocations}});
     if (const auto* counters = std::get_if<KernelCounters>(&kernel.description)) {
       const ThesisCounters& c = counters->thesis;
       json values = {{"flop_count_sp_fma", c.flop_count_sp_fma},   {"flop_count_dp_fma", c.flop_count_dp_fma},

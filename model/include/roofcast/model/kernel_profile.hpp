@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -18,11 +19,20 @@ struct KernelCounters {
   std::map<std::string, double> extra;
 };
 
+// A launch configuration a kernel ran with, as the collector records it.
+struct LaunchShape {
+  std::array<double, 3> grid{1, 1, 1};   // blocks in x, y, z
+  std::array<double, 3> block{1, 1, 1};  // threads per block in x, y, z
+  int invocations = 0;                   // launches with this shape
+  double blocks() const { return grid[0] * grid[1] * grid[2]; }
+};
+
 struct KernelRecord {
   std::string name;
   int invocations = 1;
   std::optional<double> measured_ms;  // total time of those invocations on the reference device
   std::map<std::string, double> measured_ms_by_device;  // the same invocations timed on other devices
+  std::vector<LaunchShape> launch_shapes;               // empty when not recorded
   // A kernel is described either by raw counters or by parameters published that way.
   std::variant<KernelCounters, KernelParameters> description;
 };
