@@ -2,21 +2,14 @@
 // kernel, a non-zero exit, and never a crash or an exception trace.
 #include <catch2/catch.hpp>
 
+#include "one_line_error.hpp"
 #include "run_command.hpp"
 
+using roofcast::testing::check_one_line_error;
 using roofcast::testing::run_roofcast;
 using roofcast::testing::temporary_file;
 
 namespace {
-
-void check_one_line_error(const std::vector<std::string>& arguments, const std::string& expected_part) {
-  const auto result = run_roofcast(arguments);
-  INFO("stderr: " << result.err);
-  CHECK(result.exit_code == 1);
-  CHECK(result.out.empty());
-  CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
-  CHECK_THAT(result.err, Catch::StartsWith("roofcast: ") && Catch::Contains(expected_part));
-}
 
 std::string profile_with_counters(const std::string& counters) {
   return R"({"format": "roofcast-profile", "version": 1, "kernels": [{"name": "k1", "counters": {)" + counters +

@@ -8,8 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "one_line_error.hpp"
 #include "run_command.hpp"
 
+using roofcast::testing::check_one_line_error;
 using roofcast::testing::run_roofcast;
 using roofcast::testing::temporary_file;
 
@@ -41,15 +43,6 @@ std::string measured_json(const std::string& device, const std::string& kernels)
 std::string measured_kernel(const std::string& name, int invocations, double total_ms) {
   return R"({"name": ")" + name + R"(", "invocations": )" + std::to_string(invocations) +
          R"(, "measured_ms": )" + std::to_string(total_ms) + R"(, "min_ms": 0.1, "median_ms": 0.2, "max_ms": 0.3})";
-}
-
-void check_one_line_error(const std::vector<std::string>& arguments, const std::string& expected_part) {
-  const auto result = run_roofcast(arguments);
-  INFO("stderr: " << result.err);
-  CHECK(result.exit_code == 1);
-  CHECK(result.out.empty());
-  CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
-  CHECK_THAT(result.err, Catch::StartsWith("roofcast: ") && Catch::Contains(expected_part));
 }
 
 }  // namespace
