@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "test_files.hpp"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -16,20 +18,10 @@
 
 using namespace roofcast::profiler;
 namespace fs = std::filesystem;
+using roofcast::testing::fresh_folder;
+using roofcast::testing::write_lines;
 
 namespace {
-
-fs::path fresh_folder(const std::string& name) {
-  const auto folder = fs::temp_directory_path() / ("roofcast-records-" + std::to_string(getpid()) + "-" + name);
-  fs::remove_all(folder);
-  fs::create_directories(folder);
-  return folder;
-}
-
-void write_lines(const fs::path& path, const std::vector<std::string>& lines) {
-  std::ofstream out(path);
-  for (const auto& line : lines) out << line << "\n";
-}
 
 std::string launch(int index, const char* name, int grid, double duration_ns) {
   nlohmann::json line = {{"type", "launch"}, {"index", index}, {"name", name}, {"demangled", std::string(name) + "(float*)"},
@@ -63,7 +55,7 @@ TEST_CASE("launch filter: regex, skip and count apply to matching launches in or
 }
 
 TEST_CASE("two runs are joined by process, kernel, shape and order, and aggregated per kernel") {
-  const auto folder = fresh_folder("join");
+  const auto folder = fresh_folder("records-join");
   fs::create_directories(folder / "t");
   fs::create_directories(folder / "c");
   // The application (started first) and a child process, in each run.
@@ -143,7 +135,7 @@ TEST_CASE("launches whose counterpart is missing are not joined") {
 }
 
 TEST_CASE("a malformed record in the middle of a file is an error naming file and line") {
-  const auto folder = fresh_folder("bad");
+  const auto folder = fresh_folder("records-bad");
   write_lines(folder / "roofcast-timing-1.jsonl", {R"({"type":"process","pid":1})", "{not json", launch(0, "k", 1, 1)});
   CHECK_THROWS_WITH(read_run_records(folder, "timing"), Catch::Contains("roofcast-timing-1.jsonl:2"));
   fs::remove_all(folder);

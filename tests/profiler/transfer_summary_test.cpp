@@ -1,6 +1,8 @@
 // Copy records from the collector's per-process files to the profile's "transfers" array.
 #include <catch2/catch.hpp>
 
+#include "test_files.hpp"
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -17,20 +19,10 @@
 using namespace roofcast::profiler;
 using roofcast::TransferKind;
 namespace fs = std::filesystem;
+using roofcast::testing::fresh_folder;
+using roofcast::testing::write_lines;
 
 namespace {
-
-fs::path fresh_folder(const std::string& name) {
-  const auto folder = fs::temp_directory_path() / ("roofcast-copies-" + std::to_string(getpid()) + "-" + name);
-  fs::remove_all(folder);
-  fs::create_directories(folder);
-  return folder;
-}
-
-void write_lines(const fs::path& path, const std::vector<std::string>& lines) {
-  std::ofstream out(path);
-  for (const auto& line : lines) out << line << "\n";
-}
 
 std::string process(int pid, long start_ns) {
   return nlohmann::json{{"type", "process"}, {"pid", pid}, {"start_ns", start_ns}, {"mode", "timing"}}.dump();
@@ -63,7 +55,7 @@ const std::string kEnd = R"({"type":"end","launches":1,"copies":3})";
 
 // Two processes (the application and a child) with copies of every kind.
 RunRecords two_process_run() {
-  const auto folder = fresh_folder("run");
+  const auto folder = fresh_folder("copies-run");
   write_lines(folder / "roofcast-timing-100.jsonl",
               {process(100, 1000), copy("h2d", false, 4096, 1500), copy("h2d", false, 1000, 500),
                copy("h2d", true, 1 << 20, 40000), kernel_launch(), copy("d2h", false, 4, 2500),
@@ -174,7 +166,7 @@ TEST_CASE("the profile's transfers array parses back as the model's transfer rec
 }
 
 TEST_CASE("a copy record cut by a kill is ignored like a cut launch") {
-  const auto folder = fresh_folder("cut");
+  const auto folder = fresh_folder("copies-cut");
   std::ofstream(folder / "roofcast-timing-300.jsonl") << process(300, 1) << "\n"
                                                       << copy("h2d", true, 512, 100) << "\n"
                                                       << R"({"type":"copy","direction":"d2h","by)";
