@@ -6,6 +6,8 @@
 #include "commands/commands.hpp"
 #include "inputs.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "output/pipes_output.hpp"
+#include "roofcast/model/pipes_prediction.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 
 namespace roofcast {
@@ -16,6 +18,7 @@ struct ExplainOptions {
   std::string profile;
   std::string kernel;
   std::string device;
+  std::string model = "thesis";
 };
 
 const KernelRecord& find_kernel(const KernelProfile& profile, const ExplainOptions& options) {
@@ -108,16 +111,25 @@ void run_explain(const ExplainOptions& options) {
 
   std::cout << fmt::format("Kernel {} of {}, {} invocation(s), profiled on {}\n\n", kernel.name, options.profile,
                            kernel.invocations, profile.reference_device.empty() ? "?" : profile.reference_device);
-  const auto* counters = std::get_if<KernelCounters>(&kernel.description);
-  if (counters) std::cout << counters_section(counters->thesis);
-  std::cout << parameters_section(parameters, counters != nullptr);
-  std::cout << prediction_section(parameters, device, prediction);
-
   std::optional<double> measured;
   if (auto it = kernel.measured_ms_by_device.find(device.name); it != kernel.measured_ms_by_device.end())
     measured = it->second;
   else if (device.name == profile.reference_device)
     measured = kernel.measured_ms;
+
+  if (options.model == "pipes") {
+    const PipesPrediction pipes = predict_pipes(kernel, device);
+    std::cout << pipes_explanation_text(pipes, device);
+    if (measured)
+      std::cout << fmt::format("  measured {:.6f} ms: error (predicted - measured) / measured = {:+.2f} %\n", *measured,
+                               100 * prediction_error(pipes.predicted_ms, *measured));
+    return;
+  }
+  const auto* counters = std::get_if<KernelCounters>(&kernel.description);
+  if (counters) std::cout << counters_section(counters->thesis);
+  std::cout << parameters_section(parameters, counters != nullptr);
+  std::cout << prediction_section(parameters, device, prediction);
+
   if (measured)
     std::cout << fmt::format("  measured {:.3f} ms: error (predicted - measured) / measured = {:+.2f} %\n", *measured,
                              100 * prediction_error(prediction.predicted_ms, *measured));
@@ -134,6 +146,8 @@ void add_explain_command(CLI::App& app) {
   command->add_option("--kernel", options->kernel, "Kernel name (optional when the profile has one kernel)");
   command->add_option("--device", options->device, "Target device: a bundled name or a device-profile file")
       ->required();
+  command->add_option("--model", options->model, "Prediction model: thesis, or pipes (the multi-pipeline model)")
+      ->check(CLI::IsMember({"thesis", "pipes"}));
   command->callback([options] { run_explain(*options); });
 }
 

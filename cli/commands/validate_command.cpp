@@ -11,6 +11,7 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
+#include "output/ablation_output.hpp"
 #include "output/validation_output.hpp"
 #include "roofcast/data/bundled_data.hpp"
 #include "roofcast/formats/files.hpp"
@@ -34,6 +35,7 @@ struct ValidateOptions {
   std::string output;
   std::string markdown;
   std::string model = "thesis";
+  bool ablation = false;
 };
 
 // A kernel profile's measured times on its own reference device, as a run of that device:
@@ -122,6 +124,8 @@ std::string command_line(const ValidateOptions& o) {
   if (o.allow_missing) words.push_back("--allow-missing");
   if (!o.output.empty()) add("--output", {o.output});
   if (!o.markdown.empty()) add("--markdown", {o.markdown});
+  if (o.model != "thesis") add("--model", {o.model});
+  if (o.ablation) words.push_back("--ablation");
   return fmt::format("{}", fmt::join(words, " "));
 }
 
@@ -149,11 +153,23 @@ void run_validate(const ValidateOptions& options) {
     if (reference_name.empty()) reference_name = p.profile.reference_device;
   }
   const auto reference = find_reference_device(options, reference_name, devices);
-  JoinOptions join_options;
+  JoinOptions join_options = join_options_for(options.model);
   join_options.allow_missing = options.allow_missing;
   const JoinResult joined = join_predictions_with_measurements(profiles, devices, runs, reference.get(), join_options);
   if (joined.entries.empty()) throw InputError("validate: no kernel has a measured time on any device given");
   const ValidationReport report = summarize_validation(options.model, joined.reference_device, joined.entries);
+
+  std::vector<AblationRow> ablation;
+  if (options.ablation) {
+    for (const auto& variant : ablation_variants()) {
+      JoinOptions variant_options = join_options;
+      variant_options.predictor = variant.predictor;
+      const JoinResult variant_joined =
+          join_predictions_with_measurements(profiles, devices, runs, reference.get(), variant_options);
+      const ValidationReport r = summarize_validation(variant.name, variant_joined.reference_device, variant_joined.entries);
+      ablation.push_back({variant.name, r.devices, r.overall});
+    }
+  }
 
   const ValidationContext context{command_line(options), utc_now(), joined.skipped, joined.notes};
   if (!options.output.empty()) {
@@ -162,11 +178,15 @@ void run_validate(const ValidateOptions& options) {
     document["command"] = context.command;
     document["skipped"] = context.skipped;
     document["notes"] = context.notes;
+    if (options.ablation) document["ablation"] = ablation_json(ablation);
     write_file_atomically(options.output, document.dump(2) + "\n");
   }
-  if (!options.markdown.empty()) write_file_atomically(options.markdown, validation_markdown(report, context));
+  if (!options.markdown.empty())
+    write_file_atomically(options.markdown,
+                          validation_markdown(report, context) + (options.ablation ? ablation_markdown(ablation) : ""));
 
   std::cout << validation_table_text(report);
+  if (options.ablation) std::cout << ablation_table_text(ablation);
   for (const auto& s : joined.skipped) std::cerr << "roofcast: note: not measured, left out: " << s << "\n";
   for (const auto& n : joined.notes) std::cerr << "roofcast: note: " << n << "\n";
 }
@@ -194,7 +214,10 @@ void add_validate_command(CLI::App& app) {
                     "Leave out (kernel, device) pairs with no measured time instead of failing");
   command->add_option("--output", options->output, "Write the validation JSON (roofcast-validation) to this file");
   command->add_option("--markdown", options->markdown, "Write a markdown report to this file");
-  command->add_option("--model", options->model, "Prediction model")->check(CLI::IsMember({"thesis"}));
+  command->add_option("--model", options->model, "Prediction model: thesis, or pipes (the multi-pipeline model)")
+      ->check(CLI::IsMember({"thesis", "pipes"}));
+  command->add_flag("--ablation", options->ablation,
+                    "Also score the thesis model, the pipes model, and the pipes model with each term switched off");
   command->callback([options] { run_validate(*options); });
 }
 

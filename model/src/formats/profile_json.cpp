@@ -214,6 +214,15 @@ LaunchShape parse_launch_shape(const Field& shape) {
   result.grid = parse_dimensions(shape.member("grid"));
   result.block = parse_dimensions(shape.member("block"));
   if (shape.has("invocations")) result.invocations = static_cast<int>(shape.member("invocations").non_negative());
+  if (shape.has("registers")) {
+    const Field registers = shape.member("registers");
+    const double n = registers.non_negative();
+    if (n != std::floor(n) || n > 65536) registers.fail("expected a whole number of registers per thread");
+    result.registers_per_thread = static_cast<int>(n);
+  }
+  if (shape.has("static_shared_bytes")) result.static_shared_bytes = shape.member("static_shared_bytes").non_negative();
+  if (shape.has("dynamic_shared_bytes"))
+    result.dynamic_shared_bytes = shape.member("dynamic_shared_bytes").non_negative();
   return result;
 }
 
@@ -233,6 +242,22 @@ TransferRecord parse_transfer(const Field& transfer) {
   record.bytes = transfer.member("bytes").non_negative();
   if (transfer.has("measured_ms")) record.measured_ms = transfer.member("measured_ms").non_negative();
   return record;
+}
+
+OccupancyLimits parse_occupancy_limits(const Field& device) {
+  OccupancyLimits limits;
+  const std::pair<const char*, double*> fields[] = {
+      {"max_threads_per_sm", &limits.max_threads_per_sm},
+      {"max_blocks_per_sm", &limits.max_blocks_per_sm},
+      {"registers_per_sm", &limits.registers_per_sm},
+      {"register_allocation_unit", &limits.register_allocation_unit},
+      {"shared_bytes_per_sm", &limits.shared_bytes_per_sm},
+      {"reserved_shared_bytes_per_block", &limits.reserved_shared_bytes_per_block},
+      {"shared_allocation_unit", &limits.shared_allocation_unit},
+  };
+  for (const auto& [key, value] : fields)
+    if (device.has(key)) *value = device.member(key).non_negative();
+  return limits;
 }
 
 KernelRecord parse_kernel(const Field& kernel) {
@@ -291,6 +316,9 @@ DeviceProfile parse_device_profile(std::string_view json_text, const std::string
     if (n != std::floor(n) || n > 1e6) sm_count.fail("expected a whole number");
     device.sm_count = static_cast<int>(n);
   }
+  if (root.has("device")) device.occupancy = parse_occupancy_limits(root.member("device"));
+  if (root.has("clocks") && root.member("clocks").has("sm_clock_mhz_in_kernel"))
+    device.sm_clock_mhz = root.member("clocks").member("sm_clock_mhz_in_kernel").non_negative();
   return device;
 }
 
@@ -331,6 +359,19 @@ json to_json(const DeviceProfile& device) {
     result["roofline_sweep"] = sweep;
   }
   if (device.sm_count > 0) result["device"] = {{"sm_count", device.sm_count}};
+  const OccupancyLimits& o = device.occupancy;
+  const std::pair<const char*, double> limits[] = {
+      {"max_threads_per_sm", o.max_threads_per_sm},
+      {"max_blocks_per_sm", o.max_blocks_per_sm},
+      {"registers_per_sm", o.registers_per_sm},
+      {"register_allocation_unit", o.register_allocation_unit},
+      {"shared_bytes_per_sm", o.shared_bytes_per_sm},
+      {"reserved_shared_bytes_per_block", o.reserved_shared_bytes_per_block},
+      {"shared_allocation_unit", o.shared_allocation_unit},
+  };
+  for (const auto& [key, value] : limits)
+    if (value > 0) result["device"][key] = value;
+  if (device.sm_clock_mhz > 0) result["clocks"] = {{"sm_clock_mhz_in_kernel", device.sm_clock_mhz}};
   for (const auto& [key, fit] : device.transfers)
     result["transfers"][key] = {{"bandwidth_gbps", fit.bandwidth_gbps}, {"latency_us", fit.latency_us}};
   return result;
@@ -343,7 +384,15 @@ json to_json(const KernelProfile& profile) {
     if (kernel.measured_ms) entry["measured_ms"] = *kernel.measured_ms;
     if (!kernel.measured_ms_by_device.empty()) entry["measured_ms_by_device"] = kernel.measured_ms_by_device;
     for (const auto& shape : kernel.launch_shapes)
-      entry["launch_shapes"].push_back({{"grid", shape.grid}, {"block", shape.block}, {"invocations", shape.invocations}});
+    {
+      json written = {{"grid", shape.grid}, {"block", shape.block}, {"invocations", shape.invocations}};
+      if (shape.registers_per_thread > 0) written["registers"] = shape.registers_per_thread;
+      if (shape.registers_per_thread > 0 || shape.shared_bytes_per_block() > 0) {
+        written["static_shared_bytes"] = shape.static_shared_bytes;
+        written["dynamic_shared_bytes"] = shape.dynamic_shared_bytes;
+      }
+      entry["launch_shapes"].push_back(written);
+    }
     if (const auto* counters = std::get_if<KernelCounters>(&kernel.description)) {
       const ThesisCounters& c = counters->thesis;
       json values = {{"flop_count_sp_fma", c.flop_count_sp_fma},   {"flop_count_dp_fma", c.flop_count_dp_fma},

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
@@ -139,6 +140,28 @@ KernelPredictor thesis_predictor() {
   };
 }
 
+KernelPredictor pipes_predictor(const PipesTerms& terms) {
+  return [terms](const KernelRecord& kernel, const DeviceProfile& device) {
+    const PipesPrediction p = predict_pipes(kernel, device, terms);
+    return ModelPrediction{p.predicted_ms, p.bound};
+  };
+}
+
+KernelPredictor predictor_named(const std::string& model) {
+  if (model == "thesis") return thesis_predictor();
+  if (model == "pipes") return pipes_predictor();
+  throw std::invalid_argument("unknown model \"" + model + "\" (known: thesis, pipes)");
+}
+
+JoinOptions join_options_for(const std::string& model) {
+  JoinOptions options;
+  options.predictor = predictor_named(model);
+  if (model == "pipes")
+    options.calibrate = [](const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
+                           double measured_ms) { return calibrated_pipes_ms(kernel, target, reference, measured_ms); };
+  return options;
+}
+
 bool same_device_name(const std::string& a, const std::string& b) {
   return normalized_device_name(a) == normalized_device_name(b);
 }
@@ -208,7 +231,9 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
         entry.profile = sourced.source;
         entry.predicted_ms = p.predicted_ms;
         entry.measured_ms = measured->second;
-        if (E_util) entry.corrected_ms = *E_util * p.predicted_ms;
+        if (E_util)
+          entry.corrected_ms = options.calibrate ? options.calibrate(kernel, device, *reference, *kernel.measured_ms)
+                                                 : *E_util * p.predicted_ms;
         entry.bound = p.bound;
         entry.parameters = parameters;
         entry.invocations = kernel.invocations;

@@ -28,10 +28,27 @@ struct RooflinePoint {
   double gbps = 0;
 };
 
+// What limits how many blocks of a kernel an SM holds at once (device attributes that
+// `roofcast bench` records). A zero field is unknown; occupancy is then not computed.
+struct OccupancyLimits {
+  double max_threads_per_sm = 0;
+  double max_blocks_per_sm = 0;
+  double registers_per_sm = 0;
+  double register_allocation_unit = 0;  // registers, allocated per warp in units of this
+  double shared_bytes_per_sm = 0;
+  double reserved_shared_bytes_per_block = 0;
+  double shared_allocation_unit = 0;  // bytes
+  bool known() const {
+    return max_threads_per_sm > 0 && max_blocks_per_sm > 0 && registers_per_sm > 0 && shared_bytes_per_sm > 0;
+  }
+};
+
 struct DeviceProfile {
   std::string name;
   DeviceThroughput throughput;
   int sm_count = 0;  // streaming multiprocessors available to kernels; 0 when unknown
+  double sm_clock_mhz = 0;  // the SM clock the benchmarks ran at; 0 when unknown
+  OccupancyLimits occupancy;
   // Further measured peaks beside the six (fp16, tensor, L2, L1, launch overhead...),
   // keyed as in the device-profile JSON `throughput` object.
   std::map<std::string, double> extra_throughput;

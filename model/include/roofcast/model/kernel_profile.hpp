@@ -24,7 +24,12 @@ struct LaunchShape {
   std::array<double, 3> grid{1, 1, 1};   // blocks in x, y, z
   std::array<double, 3> block{1, 1, 1};  // threads per block in x, y, z
   int invocations = 0;                   // launches with this shape
+  int registers_per_thread = 0;          // 0 when not recorded
+  double static_shared_bytes = 0;
+  double dynamic_shared_bytes = 0;
+  double shared_bytes_per_block() const { return static_shared_bytes + dynamic_shared_bytes; }
   double blocks() const { return grid[0] * grid[1] * grid[2]; }
+  double threads_per_block() const { return block[0] * block[1] * block[2]; }
 };
 
 struct KernelRecord {

@@ -6,6 +6,7 @@
 
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
+#include "roofcast/model/pipes_prediction.hpp"
 #include "roofcast/model/validation.hpp"
 
 namespace roofcast {
@@ -38,13 +39,24 @@ using KernelPredictor = std::function<ModelPrediction(const KernelRecord&, const
 
 // The thesis model (predict_thesis on the kernel's thesis parameters).
 KernelPredictor thesis_predictor();
+// The multi-pipeline model with these terms (predict_pipes).
+KernelPredictor pipes_predictor(const PipesTerms& terms = {});
+// "thesis" or "pipes"; throws std::invalid_argument naming the model otherwise.
+KernelPredictor predictor_named(const std::string& model);
+
 
 struct JoinOptions {
   // Skip (kernel, device) pairs with no measured time instead of failing.
   bool allow_missing = false;
   // The model whose predictions are validated; empty = thesis_predictor().
   KernelPredictor predictor;
+  // The model's own calibration from the reference device's measured time (target, reference,
+  // measured ms there); empty = E_util x prediction (thesis eq. 5.13).
+  std::function<double(const KernelRecord&, const DeviceProfile&, const DeviceProfile&, double)> calibrate;
 };
+
+// The join options that validate `model` ("thesis" or "pipes"): its predictor and its calibration.
+JoinOptions join_options_for(const std::string& model);
 
 struct JoinResult {
   std::string reference_device;

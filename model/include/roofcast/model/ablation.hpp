@@ -1,0 +1,28 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "roofcast/model/validation_join.hpp"
+
+namespace roofcast {
+
+// A model, or the multi-pipeline model with one term switched off, under the name an
+// ablation report gives it.
+struct ModelVariant {
+  std::string name;  // "thesis", "pipes", "pipes without waves"...
+  KernelPredictor predictor;
+};
+
+// The thesis model, the full multi-pipeline model, then that model without each of its
+// terms in turn (thesis figure 5.10's idea for E_mix and E_instr).
+std::vector<ModelVariant> ablation_variants();
+
+// One variant's accuracy, per device and overall, on the same measurements.
+struct AblationRow {
+  std::string variant;
+  std::vector<AccuracyGroup> devices;
+  AccuracyGroup overall;
+};
+
+}  // namespace roofcast

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "roofcast/model/device_profile.hpp"
+
+namespace roofcast {
+
+// The device side of the multi-pipeline model: what each part of the GPU sustains, whole
+// device, from `roofcast bench` (docs/pipes-model.md). A rate of 0 is unknown; that term is
+// then not costed. Where a profile predates the pipe characterizers, rates are derived from
+// the thesis' six throughputs and `notes` says which.
+struct DeviceRates {
+  std::map<std::string, double> pipe_gwips;     // billions of warp instructions per second, per pipe
+  double issue_gwips = 0;                       // the schedulers' issue limit
+  std::map<std::string, double> tensor_gops;    // tensor-core operations per second (G), by source type
+  double shared_wavefronts_gps = 0;             // billions of shared-memory wavefronts per second
+  double global_atomics_gops = 0;               // thread-level atomics per second (G)
+  double shared_atomics_gops = 0;
+  double dram_read_gbps = 0, dram_write_gbps = 0, dram_copy_gbps = 0;
+  double dram_mean_gbps = 0;                    // B_mem: mean of the three
+  double l2_gbps = 0;
+  double l1_gbps = 0;
+  double kernel_floor_us = 0;                   // GPU time of a kernel that does nothing
+  // Effective DRAM latency under streaming load: an SM with W warps, each with b bytes of
+  // loads and stores in flight, draws at most W x b / latency.
+  double dram_latency_ns = 0;
+  double warps_per_sm = 0;                      // warp slots of an SM
+  std::vector<std::string> notes;
+};
+
+DeviceRates device_rates_of(const DeviceProfile& device);
+
+// Sustained DRAM bandwidth for a traffic mix with this share of bytes read (0..1): read-only,
+// copy (half read) and write-only bandwidths, linearly between them; B_mem when they are unknown.
+double dram_gbps_for_read_share(const DeviceRates& rates, double read_share);
+
+}  // namespace roofcast

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "roofcast/model/device_profile.hpp"
+#include "roofcast/model/kernel_profile.hpp"
+#include "roofcast/model/kernel_work.hpp"
+#include "roofcast/model/thesis_prediction.hpp"
+
+namespace roofcast {
+
+// The terms of the multi-pipeline model (`--model pipes`, docs/pipes-model.md). Each can be
+// switched off to measure what it is worth (`roofcast validate --ablation`).
+struct PipesTerms {
+  bool pipes = true;           // per-pipe instruction costs (off: every instruction at the issue rate)
+  bool issue = true;           // the schedulers' issue limit
+  bool tensor = true;          // tensor-core operations at the peak of their data type
+  bool shared = true;          // shared-memory wavefronts (bank conflicts included)
+  bool atomics = true;         // global and shared atomics
+  bool dram_direction = true;  // DRAM bandwidth for the kernel's read/write mix (off: B_mem)
+  bool l2 = true;              // L2 traffic at L2 bandwidth
+  bool l1 = true;              // L1 traffic at L1 bandwidth
+  bool parallelism = true;     // DRAM bandwidth an SM can draw with the loads it keeps in flight
+  bool waves = true;           // blocks per SM: partial waves, idle SMs
+  bool launch = true;          // the fixed time of a kernel launch
+};
+
+// The names `--ablation` uses, with a pointer to the term each switches off.
+struct PipesTermName {
+  const char* name;
+  bool PipesTerms::*term;
+};
+const std::vector<PipesTermName>& pipes_term_names();
+
+// One cost: the time the kernel needs from one part of the GPU, alone.
+struct PipesCost {
+  std::string name;  // "fma pipe", "issue", "tensor bf16", "shared", "DRAM", "L2"...
+  double ms = 0;
+};
+
+struct PipesPrediction {
+  KernelWork work;
+  std::vector<PipesCost> compute;  // per pipe, issue, tensor, shared, atomics
+  std::vector<PipesCost> memory;   // DRAM, L2, L1
+  double compute_ms = 0;           // the largest compute cost
+  double memory_ms = 0;            // the largest memory cost
+  double blocks = 0;               // per launch, mean over the launches
+  int blocks_per_sm = 0;           // of the most common launch shape; 0 when unknown
+  std::string occupancy_limiter;
+  double compute_wave_factor = 1;  // >= 1: the busiest SM's share of blocks over the mean share
+  double memory_wave_factor = 1;   // >= 1: bandwidth the active SMs cannot draw
+  double launch_ms = 0;            // fixed time of the kernel's launches
+  double predicted_ms = 0;
+  Bound bound = Bound::compute;
+  std::string limiter;  // the cost that sets the time: "fma pipe", "DRAM", "launch"...
+  std::vector<std::string> notes;  // derived inputs and terms left out
+};
+
+PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms = {});
+
+}  // namespace roofcast
+
+namespace roofcast {
+
+// The optional calibration (the thesis' E_util idea, per term): the kernel's measured time on
+// the reference device says how far it falls short of its limiter there. A compute-bound
+// kernel keeps that efficiency on the target; a memory-bound one keeps its efficiency and,
+// when the target runs it on fewer SMs, the bandwidth each SM drew on the reference (its
+// memory parallelism, which bounds what fewer SMs can draw). Returns the calibrated time on
+// `target`, or the uncalibrated one when the reference time says nothing (no work or no time).
+double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
+                           double measured_on_reference_ms, const PipesTerms& terms = {});
+
+}  // namespace roofcast

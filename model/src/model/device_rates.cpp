@@ -1,0 +1,88 @@
+#include "roofcast/model/device_rates.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace roofcast {
+
+namespace {
+
+constexpr double kWarpSize = 32;
+
+double extra_or(const DeviceProfile& device, const std::string& key, double fallback = 0) {
+  const auto it = device.extra_throughput.find(key);
+  return it == device.extra_throughput.end() ? fallback : it->second;
+}
+
+// Measured `pipe_<name>_gwips`, or the same rate from one of the thesis' throughputs.
+void set_pipe_rate(const DeviceProfile& device, DeviceRates& rates, const std::string& pipe, double derived,
+                   const char* derived_from) {
+  const double measured = extra_or(device, "pipe_" + pipe + "_gwips");
+  if (measured > 0) {
+    rates.pipe_gwips[pipe] = measured;
+  } else if (derived > 0) {
+    rates.pipe_gwips[pipe] = derived;
+    rates.notes.push_back("pipe " + pipe + " rate derived from " + derived_from);
+  }
+}
+
+}  // namespace
+
+DeviceRates device_rates_of(const DeviceProfile& device) {
+  DeviceRates rates;
+  const DeviceThroughput& t = device.throughput;
+  // An FMA counts 2 operations and a warp instruction 32 threads.
+  set_pipe_rate(device, rates, "fma", t.fp32_gflops / (2 * kWarpSize), "T_SP");
+  set_pipe_rate(device, rates, "fp64", t.fp64_gflops / (2 * kWarpSize), "T_DP");
+  set_pipe_rate(device, rates, "fmaheavy", t.int32_mad_giops / (2 * kWarpSize), "T_int");
+  set_pipe_rate(device, rates, "alu", t.int32_add_giops / kWarpSize, "T_add");
+  set_pipe_rate(device, rates, "lsu", t.shared_ldst_gops / kWarpSize, "T_ldst");
+  set_pipe_rate(device, rates, "fp16", extra_or(device, "half2_gflops") / (4 * kWarpSize), "half2 FMA throughput");
+  set_pipe_rate(device, rates, "xu", 0, "");
+
+  rates.issue_gwips = extra_or(device, "pipe_issue_gwips");
+  if (rates.issue_gwips <= 0 && rates.pipe_gwips.contains("fma")) {
+    rates.issue_gwips = rates.pipe_gwips["fma"];
+    rates.notes.push_back("issue limit taken as the FMA pipe's rate");
+  }
+
+  constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kTensorPeaks{{
+      {"fp16", "tensor_fp16_gflops"},
+      {"bf16", "tensor_bf16_gflops"},
+      {"tf32", "tensor_tf32_gflops"},
+      {"fp64", "tensor_fp64_gflops"},
+      {"int8", "tensor_int8_giops"},
+  }};
+  for (const auto& [type, key] : kTensorPeaks) {
+    const double peak = extra_or(device, std::string(key));
+    if (peak > 0) rates.tensor_gops[std::string(type)] = peak;
+  }
+
+  // A conflict-free 32-bit shared load or store of a warp is one wavefront.
+  rates.shared_wavefronts_gps = t.shared_ldst_gops / kWarpSize;
+  rates.global_atomics_gops = extra_or(device, "atomic_global_gops");
+  rates.shared_atomics_gops = extra_or(device, "atomic_shared_gops");
+
+  rates.dram_mean_gbps = t.dram_gbps;
+  rates.dram_read_gbps = extra_or(device, "dram_read_gbps");
+  rates.dram_write_gbps = extra_or(device, "dram_write_gbps");
+  rates.dram_copy_gbps = extra_or(device, "dram_copy_gbps");
+  rates.l2_gbps = extra_or(device, "l2_gbps");
+  rates.l1_gbps = extra_or(device, "l1_gbps");
+  rates.kernel_floor_us = extra_or(device, "kernel_floor_us");
+  rates.dram_latency_ns = extra_or(device, "dram_latency_ns");
+  rates.warps_per_sm = device.occupancy.max_threads_per_sm / kWarpSize;
+  return rates;
+}
+
+double dram_gbps_for_read_share(const DeviceRates& rates, double read_share) {
+  if (rates.dram_read_gbps <= 0 || rates.dram_write_gbps <= 0 || rates.dram_copy_gbps <= 0) return rates.dram_mean_gbps;
+  if (read_share <= 0.5) {
+    const double w = read_share / 0.5;
+    return rates.dram_write_gbps + w * (rates.dram_copy_gbps - rates.dram_write_gbps);
+  }
+  const double w = (read_share - 0.5) / 0.5;
+  return rates.dram_copy_gbps + w * (rates.dram_read_gbps - rates.dram_copy_gbps);
+}
+
+}  // namespace roofcast

@@ -1,0 +1,110 @@
+#include "roofcast/model/kernel_work.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace roofcast {
+
+namespace {
+
+constexpr double kSectorBytes = 32;
+constexpr double kWarpSize = 32;
+
+// Counter names as CUPTI/ncu spell them on sm_70 and later.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kPipeCounters{{
+    {"fma", "smsp__inst_executed_pipe_fma.sum"},
+    {"fmaheavy", "smsp__inst_executed_pipe_fmaheavy.sum"},
+    {"alu", "smsp__inst_executed_pipe_alu.sum"},
+    {"fp64", "smsp__inst_executed_pipe_fp64.sum"},
+    {"fp16", "smsp__inst_executed_pipe_fp16.sum"},
+    {"xu", "smsp__inst_executed_pipe_xu.sum"},
+    {"lsu", "smsp__inst_executed_pipe_lsu.sum"},
+}};
+constexpr std::string_view kTensorOpsPrefix = "sm__ops_path_tensor_src_";
+
+double value_or(const std::map<std::string, double>& extra, std::string_view name, double fallback = 0) {
+  const auto it = extra.find(std::string(name));
+  return it == extra.end() ? fallback : it->second;
+}
+
+bool has(const std::map<std::string, double>& extra, std::string_view name) {
+  return extra.contains(std::string(name));
+}
+
+// "sm__ops_path_tensor_src_bf16_dst_fp32.sum" -> "bf16".
+std::string tensor_source_type(std::string_view counter) {
+  std::string_view rest = counter.substr(kTensorOpsPrefix.size());
+  const auto end = rest.find_first_of("_.");
+  return std::string(rest.substr(0, end));
+}
+
+void add_measured_counters(const KernelCounters& counters, KernelWork& work) {
+  const auto& extra = counters.extra;
+  for (const auto& [pipe, counter] : kPipeCounters)
+    if (has(extra, counter)) work.pipe_instructions[std::string(pipe)] = value_or(extra, counter);
+  for (const auto& [name, value] : extra)
+    if (name.starts_with(kTensorOpsPrefix) && name.ends_with(".sum")) work.tensor_ops[tensor_source_type(name)] += value;
+  work.shared_wavefronts = value_or(extra, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") +
+                           value_or(extra, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+  work.global_atomic_instructions = value_or(extra, "smsp__inst_executed_op_global_atom.sum") +
+                                    value_or(extra, "smsp__inst_executed_op_global_red.sum");
+  work.shared_atomic_instructions = value_or(extra, "smsp__inst_executed_op_shared_atom.sum");
+  // Only the SMs' requests to L2 (what the L2 characterizer measures), not the L2's own
+  // fills and evictions that lts__t_bytes also counts.
+  for (const char* op : {"read", "write", "atom", "red"})
+    work.l2_bytes += kSectorBytes * value_or(extra, std::string("lts__t_sectors_srcunit_tex_op_") + op + ".sum");
+  work.l1_bytes = value_or(extra, "l1tex__t_bytes.sum");
+  const double global_instructions =
+      value_or(extra, "smsp__inst_executed_op_global_ld.sum") + value_or(extra, "smsp__inst_executed_op_global_st.sum");
+  if (global_instructions > 0) work.bytes_per_global_instruction = work.l1_bytes / global_instructions;
+  work.achieved_occupancy = value_or(extra, "sm__warps_active.avg.pct_of_peak_sustained_active") / 100;
+}
+
+// Without pipe counters: each thesis instruction class goes to the pipe that executes it
+// on sm_70 and later, at the warp-level share of the thread-level counts.
+void derive_pipes_from_thesis_counters(const ThesisCounters& c, KernelWork& work) {
+  const double thread_instructions = c.inst_fp_32 + c.inst_fp_64 + c.inst_integer + c.inst_compute_ld_st;
+  const double warps_per_thread_instruction = thread_instructions > 0 ? c.inst_executed / thread_instructions : 0;
+  work.pipe_instructions["fma"] = c.inst_fp_32 * warps_per_thread_instruction;
+  work.pipe_instructions["fp64"] = c.inst_fp_64 * warps_per_thread_instruction;
+  work.pipe_instructions["alu"] = c.inst_integer * warps_per_thread_instruction;
+  work.pipe_instructions["lsu"] = c.inst_compute_ld_st * warps_per_thread_instruction;
+  work.notes.push_back("no pipe counters: pipes derived from the thesis' instruction classes");
+}
+
+// From published thesis parameters: operations of the kernel's type, load/stores and the rest
+// (costed as integer ALU work), as full warps.
+void derive_work_from_parameters(const KernelParameters& p, KernelWork& work) {
+  const double type_instructions = p.E_mix > 0 ? p.W_comp / (2 * p.E_mix) : 0;
+  const double thread_instructions = p.D_ops > 0 ? type_instructions / p.D_ops : 0;
+  const double warps = thread_instructions / kWarpSize;
+  const char* type_pipe = p.type == KernelType::fp64 ? "fp64" : p.type == KernelType::fp32 ? "fma" : "alu";
+  work.pipe_instructions[type_pipe] += warps * p.D_ops;
+  work.pipe_instructions["lsu"] += warps * p.D_ldst;
+  work.pipe_instructions["alu"] += warps * p.D_other();
+  work.warp_instructions = warps;
+  work.dram_read_bytes = p.W_traf / 2;  // the split is not published: only the sum is used
+  work.dram_write_bytes = p.W_traf / 2;
+  work.dram_direction_known = false;
+  work.notes.push_back("published parameters: pipes derived from K_type, D_ops and D_ldst; DRAM direction unknown");
+}
+
+}  // namespace
+
+KernelWork kernel_work_of(const KernelRecord& kernel) {
+  KernelWork work;
+  if (const auto* counters = std::get_if<KernelCounters>(&kernel.description)) {
+    const ThesisCounters& c = counters->thesis;
+    work.warp_instructions = c.inst_executed;
+    work.dram_read_bytes = c.dram_read_transactions * kSectorBytes;
+    work.dram_write_bytes = c.dram_write_transactions * kSectorBytes;
+    add_measured_counters(*counters, work);
+    work.measured_pipes = !work.pipe_instructions.empty();
+    if (!work.measured_pipes) derive_pipes_from_thesis_counters(c, work);
+  } else {
+    derive_work_from_parameters(std::get<KernelParameters>(kernel.description), work);
+  }
+  return work;
+}
+
+}  // namespace roofcast

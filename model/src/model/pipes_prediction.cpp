@@ -1,0 +1,210 @@
+#include "roofcast/model/pipes_prediction.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "roofcast/model/device_rates.hpp"
+#include "roofcast/model/occupancy.hpp"
+
+namespace roofcast {
+
+namespace {
+
+constexpr double kWarpSize = 32;
+
+// Giga-things at giga-things per second, in milliseconds.
+double ms_of(double amount, double giga_per_second) { return amount / (giga_per_second * 1e9) * 1e3; }
+
+const PipesCost* largest(const std::vector<PipesCost>& costs) {
+  const PipesCost* best = nullptr;
+  for (const auto& c : costs)
+    if (!best || c.ms > best->ms) best = &c;
+  return best;
+}
+
+void add_compute_costs(const KernelWork& work, const DeviceRates& rates, const PipesTerms& terms,
+                       PipesPrediction& p) {
+  if (terms.pipes) {
+    for (const auto& [pipe, instructions] : work.pipe_instructions) {
+      if (instructions <= 0) continue;
+      const auto rate = rates.pipe_gwips.find(pipe);
+      if (rate == rates.pipe_gwips.end()) {
+        p.notes.push_back("no rate for the " + pipe + " pipe on this device: not costed");
+        continue;
+      }
+      p.compute.push_back({pipe + " pipe", ms_of(instructions, rate->second)});
+    }
+  }
+  if ((terms.issue || !terms.pipes) && rates.issue_gwips > 0)
+    p.compute.push_back({"issue", ms_of(work.warp_instructions, rates.issue_gwips)});
+  if (terms.tensor) {
+    for (const auto& [type, ops] : work.tensor_ops) {
+      if (ops <= 0) continue;
+      const auto peak = rates.tensor_gops.find(type);
+      if (peak == rates.tensor_gops.end()) {
+        p.notes.push_back("no " + type + " tensor peak on this device: those tensor operations not costed");
+        continue;
+      }
+      p.compute.push_back({"tensor " + type, ms_of(ops, peak->second)});
+    }
+  }
+  if (terms.shared && work.shared_wavefronts > 0 && rates.shared_wavefronts_gps > 0)
+    p.compute.push_back({"shared", ms_of(work.shared_wavefronts, rates.shared_wavefronts_gps)});
+  if (terms.atomics) {
+    if (work.global_atomic_instructions > 0 && rates.global_atomics_gops > 0)
+      p.compute.push_back({"global atomics", ms_of(work.global_atomic_instructions * kWarpSize, rates.global_atomics_gops)});
+    if (work.shared_atomic_instructions > 0 && rates.shared_atomics_gops > 0)
+      p.compute.push_back({"shared atomics", ms_of(work.shared_atomic_instructions * kWarpSize, rates.shared_atomics_gops)});
+  }
+}
+
+void add_memory_costs(const KernelWork& work, const DeviceRates& rates, const PipesTerms& terms, PipesPrediction& p) {
+  const double dram_bytes = work.dram_read_bytes + work.dram_write_bytes;
+  if (dram_bytes > 0) {
+    const double gbps = terms.dram_direction && work.dram_direction_known
+                            ? dram_gbps_for_read_share(rates, work.dram_read_bytes / dram_bytes)
+                            : rates.dram_mean_gbps;
+    p.memory.push_back({"DRAM", ms_of(dram_bytes, gbps)});
+  }
+  if (terms.l2 && work.l2_bytes > 0 && rates.l2_gbps > 0) p.memory.push_back({"L2", ms_of(work.l2_bytes, rates.l2_gbps)});
+  if (terms.l1 && work.l1_bytes > 0 && rates.l1_gbps > 0) p.memory.push_back({"L1", ms_of(work.l1_bytes, rates.l1_gbps)});
+}
+
+// Little's law: W warps per SM with b bytes in flight each draw W x b / latency per SM.
+void add_parallelism_cost(const KernelWork& work, const DeviceRates& rates, double sms, PipesPrediction& p) {
+  const double dram_bytes = work.dram_read_bytes + work.dram_write_bytes;
+  const double warps = work.achieved_occupancy * rates.warps_per_sm;
+  if (dram_bytes <= 0 || warps <= 0 || work.bytes_per_global_instruction <= 0 || rates.dram_latency_ns <= 0 || sms <= 0)
+    return;
+  // Outside 1 to 16 bytes per thread the kernel moves its data some other way than by loads
+  // and stores of its threads (bulk/TMA copies): their parallelism is not in these counters.
+  if (work.bytes_per_global_instruction < kWarpSize || work.bytes_per_global_instruction > 16 * kWarpSize) {
+    p.notes.push_back("global memory not moved by thread loads and stores (bulk copies?): memory parallelism not modelled");
+    return;
+  }
+  const double gbps_per_sm = warps * work.bytes_per_global_instruction / rates.dram_latency_ns;  // bytes/ns = GB/s
+  p.memory.push_back({"DRAM parallelism", ms_of(dram_bytes, gbps_per_sm * sms)});
+}
+
+// Blocks are spread over the SMs: the busiest SM runs ceil(blocks / SMs) of them, so compute
+// takes that over the mean share; with fewer blocks than SMs only that many SMs draw
+// bandwidth, each at most its share of the L2 bandwidth. Weighted by each launch shape's
+// share of the kernel's blocks.
+void add_wave_factors(const KernelRecord& kernel, const DeviceProfile& device, const DeviceRates& rates,
+                      PipesPrediction& p) {
+  if (kernel.launch_shapes.empty() || device.sm_count <= 0) {
+    p.notes.push_back("no launch shape or SM count: waves not modelled");
+    return;
+  }
+  const double sms = device.sm_count;
+  double total_blocks = 0, compute = 0, memory = 0;
+  int invocations = 0, most = -1;
+  for (const auto& shape : kernel.launch_shapes) {
+    const int n = std::max(shape.invocations, 1);
+    const double blocks = shape.blocks();
+    const double weight = blocks * n;
+    total_blocks += weight;
+    invocations += n;
+    compute += weight * std::ceil(blocks / sms) / (blocks / sms);
+    double memory_factor = 1;
+    if (blocks < sms && rates.l2_gbps > 0) {
+      const double reachable_gbps = blocks * rates.l2_gbps / sms;
+      memory_factor = std::max(1.0, rates.dram_mean_gbps / reachable_gbps);
+    }
+    memory += weight * memory_factor;
+    if (most < 0 || n > kernel.launch_shapes[static_cast<size_t>(most)].invocations)
+      most = static_cast<int>(&shape - kernel.launch_shapes.data());
+  }
+  p.blocks = total_blocks / std::max(invocations, 1);
+  p.compute_wave_factor = compute / total_blocks;
+  p.memory_wave_factor = memory / total_blocks;
+  const Occupancy occupancy = occupancy_of(kernel.launch_shapes[static_cast<size_t>(most)], device.occupancy);
+  p.blocks_per_sm = occupancy.blocks_per_sm;
+  p.occupancy_limiter = occupancy.limiter;
+}
+
+}  // namespace
+
+const std::vector<PipesTermName>& pipes_term_names() {
+  static const std::vector<PipesTermName> names = {
+      {"pipes", &PipesTerms::pipes},   {"issue", &PipesTerms::issue},
+      {"tensor", &PipesTerms::tensor}, {"shared", &PipesTerms::shared},
+      {"atomics", &PipesTerms::atomics}, {"dram-direction", &PipesTerms::dram_direction},
+      {"l2", &PipesTerms::l2},         {"l1", &PipesTerms::l1},
+      {"parallelism", &PipesTerms::parallelism},
+      {"waves", &PipesTerms::waves},   {"launch", &PipesTerms::launch},
+  };
+  return names;
+}
+
+PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms) {
+  PipesPrediction p;
+  p.work = kernel_work_of(kernel);
+  p.notes = p.work.notes;
+  const DeviceRates rates = device_rates_of(device);
+  p.notes.insert(p.notes.end(), rates.notes.begin(), rates.notes.end());
+
+  add_compute_costs(p.work, rates, terms, p);
+  add_memory_costs(p.work, rates, terms, p);
+  if (terms.parallelism) add_parallelism_cost(p.work, rates, device.sm_count, p);
+  if (terms.waves) add_wave_factors(kernel, device, rates, p);
+
+  const PipesCost* compute = largest(p.compute);
+  const PipesCost* memory = largest(p.memory);
+  p.compute_ms = compute ? compute->ms * p.compute_wave_factor : 0;
+  p.memory_ms = memory ? memory->ms * p.memory_wave_factor : 0;
+  p.bound = p.memory_ms > p.compute_ms ? Bound::memory : Bound::compute;
+  const double throughput_ms = std::max(p.compute_ms, p.memory_ms);
+  const PipesCost* setting = p.bound == Bound::memory ? memory : compute;
+  p.limiter = setting ? setting->name : "";
+  const double wave_factor = p.bound == Bound::memory ? p.memory_wave_factor : p.compute_wave_factor;
+  if (wave_factor > 1.5) p.limiter += " (idle SMs)";
+
+  if (terms.launch) {
+    if (rates.kernel_floor_us > 0)
+      p.launch_ms = rates.kernel_floor_us * 1e-3 * kernel.invocations;
+    else
+      p.notes.push_back("no kernel_floor_us on this device: launch time not modelled");
+  }
+  p.predicted_ms = p.launch_ms + throughput_ms;
+  if (p.launch_ms > throughput_ms) p.limiter = "launch";
+  return p;
+}
+
+}  // namespace roofcast
+
+namespace roofcast {
+
+namespace {
+
+// SMs that run blocks: all of them, or fewer when a launch has fewer blocks (mean over launches).
+double active_sms(const PipesPrediction& p, const DeviceProfile& device) {
+  if (device.sm_count <= 0) return 0;
+  if (p.blocks <= 0) return device.sm_count;
+  return std::min<double>(device.sm_count, p.blocks);
+}
+
+}  // namespace
+
+double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
+                           double measured_on_reference_ms, const PipesTerms& terms) {
+  const PipesPrediction on_target = predict_pipes(kernel, target, terms);
+  const PipesPrediction on_reference = predict_pipes(kernel, reference, terms);
+  const double reference_work_ms = measured_on_reference_ms - on_reference.launch_ms;
+  const double predicted_work_ms = std::max(on_reference.compute_ms, on_reference.memory_ms);
+  if (!(reference_work_ms > 0) || !(predicted_work_ms > 0)) return on_target.predicted_ms;
+  const double efficiency = reference_work_ms / predicted_work_ms;
+
+  double compute_ms = on_target.compute_ms, memory_ms = on_target.memory_ms;
+  if (on_reference.bound == Bound::compute) {
+    compute_ms *= efficiency;
+  } else {
+    memory_ms *= efficiency;
+    const double sms_reference = active_sms(on_reference, reference), sms_target = active_sms(on_target, target);
+    if (sms_reference > 0 && sms_target > 0)
+      memory_ms = std::max(memory_ms, reference_work_ms * sms_reference / sms_target);
+  }
+  return on_target.launch_ms + std::max(compute_ms, memory_ms);
+}
+
+}  // namespace roofcast
