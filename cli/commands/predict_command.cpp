@@ -1,10 +1,12 @@
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
+#include "output/pipes_output.hpp"
 #include "output/prediction_output.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/model/profile_prediction.hpp"
@@ -42,12 +44,45 @@ DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOp
   }
 }
 
+std::optional<double> measured_on(const KernelRecord& kernel, const std::string& device,
+                                  const std::string& reference_device) {
+  if (const auto it = kernel.measured_ms_by_device.find(device); it != kernel.measured_ms_by_device.end())
+    return it->second;
+  if (device == reference_device && kernel.measured_ms) return kernel.measured_ms;
+  return std::nullopt;
+}
+
+void run_predict_pipes(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
+                       const DeviceProfile* reference, const PredictOptions& options) {
+  std::vector<PipesKernelPrediction> predictions;
+  for (const auto& kernel : profile.kernels) {
+    for (const auto& device : devices) {
+      PipesKernelPrediction p{kernel.name, device.name, predict_pipes(kernel, device),
+                              measured_on(kernel, device.name, profile.reference_device), std::nullopt};
+      if (reference && kernel.measured_ms)
+        p.corrected_ms = calibrated_pipes_ms(kernel, device, *reference, *kernel.measured_ms);
+      predictions.push_back(std::move(p));
+    }
+  }
+  if (options.format == "json") {
+    std::cout << pipes_json(predictions, options.profile).dump(2) << "\n";
+  } else if (options.format == "csv") {
+    std::cout << pipes_csv(predictions);
+  } else {
+    std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: pipes\n\n", options.profile,
+                             profile.kernels.size(),
+                             profile.reference_device.empty() ? "unknown" : profile.reference_device);
+    std::cout << pipes_table_text(predictions);
+  }
+}
+
 void run_predict(const PredictOptions& options) {
   const KernelProfile profile = load_profile(options.profile);
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
   std::unique_ptr<DeviceProfile> reference;
   if (options.utilization_correction)
     reference = std::make_unique<DeviceProfile>(reference_device_for(profile, options, devices));
+  if (options.model == "pipes") return run_predict_pipes(profile, devices, reference.get(), options);
   const ProfilePrediction prediction = predict_profile(profile, devices, reference.get());
 
   if (options.format == "json") {
@@ -74,13 +109,17 @@ void add_predict_command(CLI::App& app) {
                       "default: every bundled device)");
   command->add_flag("--all-devices", options->all_devices, "Predict on every bundled device");
   command->add_flag("--utilization-correction", options->utilization_correction,
-                    "Scale predictions by measured/predicted time on the reference device (thesis eq. 5.13)");
+                    "Scale predictions by measured/predicted time on the reference device (thesis eq. 5.13; "
+                    "with --model pipes, the model's own calibration)");
   command->add_option("--reference-device", options->reference_device,
                       "Device profile of the profile's reference device, for --utilization-correction "
                       "(default: the bundled device the profile names)");
   command->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"table", "json", "csv"}));
-  command->add_option("--model", options->model, "Prediction model")->check(CLI::IsMember({"thesis"}));
+  command->add_option("--model", options->model,
+                      "Prediction model: thesis (Konstantinidis 2017, the default), or pipes (the multi-pipeline "
+                      "model, docs/pipes-model.md)")
+      ->check(CLI::IsMember({"thesis", "pipes"}));
   command->callback([options] { run_predict(*options); });
 }
 

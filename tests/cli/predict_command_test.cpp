@@ -73,6 +73,33 @@ TEST_CASE("explain walks through every intermediate value") {
     CHECK_THAT(result.out, Catch::Contains(text));
 }
 
+TEST_CASE("predict --model pipes names the limiter and reports every cost") {
+  const auto result = run_roofcast(
+      {"predict", "--profile", "thesis-redblack", "--device", "GTX-660", "--model", "pipes", "--format", "json"});
+  REQUIRE(result.exit_code == 0);
+  const auto document = nlohmann::json::parse(result.out);
+  CHECK(document["model"] == "pipes");
+  REQUIRE(document["predictions"].size() == 1);
+  const auto& p = document["predictions"][0];
+  // Memory bound: 32 x (70642416 + 33570816) DRAM bytes at B_mem 117.56 GB/s (no read/write split measured).
+  CHECK(p["limiter"] == "DRAM");
+  CHECK(p["predicted_ms"].get<double>() == Approx(32.0 * (70642416 + 33570816) / 117.56e9 * 1e3));
+  for (const char* cost : {"fp64 pipe", "alu pipe", "lsu pipe", "issue"}) CHECK(p["compute_costs_ms"].contains(cost));
+  CHECK(p["measured_pipes"] == false);
+
+  const auto table = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "GTX-660", "--model", "pipes"});
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(table.out, Catch::Contains("limiter"));
+}
+
+TEST_CASE("explain --model pipes walks through the multi-pipeline model") {
+  const auto result = run_roofcast({"explain", "--profile", "thesis-redblack", "--device", "GTX-660", "--model", "pipes"});
+  REQUIRE(result.exit_code == 0);
+  for (const char* text : {"Multi-pipeline model", "fp64 pipe", "memory   DRAM", "limiter: DRAM",
+                           "pipes derived from the thesis' instruction classes"})
+    CHECK_THAT(result.out, Catch::Contains(text));
+}
+
 TEST_CASE("devices lists the six thesis GPUs") {
   const auto result = run_roofcast({"devices"});
   REQUIRE(result.exit_code == 0);

@@ -212,3 +212,40 @@ TEST_CASE("launch shapes are read and written, and checked") {
   p["kernels"][0]["launch_shapes"][0]["grid"] = {64, 2};
   CHECK(profile_error(p) == "bad.json: kernels[0] \"sor_red\".launch_shapes[0].grid: expected [x, y, z]");
 }
+
+TEST_CASE("launch shapes keep registers and shared memory for occupancy") {
+  json p = valid_profile();
+  p["kernels"][0]["launch_shapes"] = json::array({{{"grid", {64, 1, 1}},
+                                                   {"block", {256, 1, 1}},
+                                                   {"invocations", 4},
+                                                   {"registers", 40},
+                                                   {"static_shared_bytes", 1024},
+                                                   {"dynamic_shared_bytes", 4096}}});
+  const auto profile = roofcast::parse_kernel_profile(p.dump(), "p.json");
+  const auto& shape = profile.kernels[0].launch_shapes[0];
+  CHECK(shape.registers_per_thread == 40);
+  CHECK(shape.shared_bytes_per_block() == 5120);
+  CHECK(roofcast::to_json(profile)["kernels"][0]["launch_shapes"] == p["kernels"][0]["launch_shapes"]);
+  p["kernels"][0]["launch_shapes"][0]["registers"] = 40.5;
+  CHECK(profile_error(p) ==
+        "bad.json: kernels[0] \"sor_red\".launch_shapes[0].registers: expected a whole number of registers per thread");
+}
+
+TEST_CASE("device profiles keep occupancy limits and the benchmark clock") {
+  json d = valid_device();
+  d["device"] = {{"sm_count", 132},           {"max_threads_per_sm", 2048}, {"max_blocks_per_sm", 32},
+                 {"registers_per_sm", 65536}, {"register_allocation_unit", 256},
+                 {"shared_bytes_per_sm", 233472}, {"reserved_shared_bytes_per_block", 1024},
+                 {"shared_allocation_unit", 128}, {"name", "ignored here"}};
+  d["clocks"] = {{"sm_clock_mhz_in_kernel", 1980}};
+  const auto device = roofcast::parse_device_profile(d.dump(), "d.json");
+  CHECK(device.occupancy.known());
+  CHECK(device.occupancy.registers_per_sm == 65536);
+  CHECK(device.sm_clock_mhz == 1980);
+  const auto again = roofcast::parse_device_profile(roofcast::to_json(device).dump(), "d.json");
+  CHECK(again.occupancy.shared_bytes_per_sm == 233472);
+  CHECK(again.occupancy.shared_allocation_unit == 128);
+  CHECK(again.sm_clock_mhz == 1980);
+  d["device"]["registers_per_sm"] = -1;
+  CHECK(device_error(d).rfind("bad.json: device.registers_per_sm: ", 0) == 0);
+}

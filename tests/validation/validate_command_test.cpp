@@ -105,6 +105,37 @@ TEST_CASE("validate joins measured-time files by device, rescaling other invocat
   CHECK(json["summary"]["overall"]["median_ape"].get<double>() == Approx(0.225));  // (0.2 + 0.25) / 2
 }
 
+TEST_CASE("validate --model pipes --ablation scores both models and each term switched off") {
+  const auto profile = temporary_file("profile.json", kProfile);
+  const auto device_a = temporary_file("a.json", device_json("A", 100));
+  const auto device_b = temporary_file("b.json", device_json("B", 200));
+  const auto on_b = temporary_file("on-b.json", measured_json("B", measured_kernel("k", 4, 4.0)));
+  const auto out = std::filesystem::path(profile).parent_path() / "pipes.json";
+  const auto markdown = std::filesystem::path(profile).parent_path() / "pipes.md";
+  const auto result = run_roofcast({"validate", "--reference-profile", profile, "--device", device_a, "--device",
+                                    device_b, "--measured", on_b, "--model", "pipes", "--ablation", "--output",
+                                    out.string(), "--markdown", markdown.string()});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("Ablation"));
+  const auto json = read_json(out.string());
+  CHECK(json["model"] == "pipes");
+  // Published parameters: DRAM direction unknown, so B_mem: 1e9 B / 200 GB/s = 5 ms on B.
+  const auto& b = json["entries"][1];
+  CHECK(b["predicted_ms"].get<double>() == Approx(5.0));
+  // The memory side keeps its efficiency on A (12.5 ms measured, 10 predicted): 5 x 1.25 on B.
+  CHECK(b["corrected_ms"].get<double>() == Approx(6.25));
+  REQUIRE(json["ablation"].size() >= 3);
+  CHECK(json["ablation"][0]["model"] == "thesis");
+  CHECK(json["ablation"][1]["model"] == "pipes");
+  CHECK(json["ablation"][2]["model"] == "pipes without pipes");
+  CHECK(json["ablation"][0]["overall"]["kernels"] == 2);
+  std::ifstream md(markdown);
+  std::stringstream text;
+  text << md.rdbuf();
+  CHECK_THAT(text.str(), Catch::Contains("## Ablation"));
+}
+
 TEST_CASE("a kernel profile taken on another GPU serves as that GPU's measured times") {
   const auto profile = temporary_file("profile.json", kProfile);
   const auto device_a = temporary_file("a.json", device_json("A", 100));

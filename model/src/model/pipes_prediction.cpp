@@ -175,16 +175,6 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& d
 
 namespace roofcast {
 
-namespace {
-
-// SMs that run blocks: all of them, or fewer when a launch has fewer blocks (mean over launches).
-double active_sms(const PipesPrediction& p, const DeviceProfile& device) {
-  if (device.sm_count <= 0) return 0;
-  if (p.blocks <= 0) return device.sm_count;
-  return std::min<double>(device.sm_count, p.blocks);
-}
-
-}  // namespace
 
 double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
                            double measured_on_reference_ms, const PipesTerms& terms) {
@@ -196,14 +186,10 @@ double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& targ
   const double efficiency = reference_work_ms / predicted_work_ms;
 
   double compute_ms = on_target.compute_ms, memory_ms = on_target.memory_ms;
-  if (on_reference.bound == Bound::compute) {
+  if (on_reference.bound == Bound::compute)
     compute_ms *= efficiency;
-  } else {
+  else
     memory_ms *= efficiency;
-    const double sms_reference = active_sms(on_reference, reference), sms_target = active_sms(on_target, target);
-    if (sms_reference > 0 && sms_target > 0)
-      memory_ms = std::max(memory_ms, reference_work_ms * sms_reference / sms_target);
-  }
   return on_target.launch_ms + std::max(compute_ms, memory_ms);
 }
 

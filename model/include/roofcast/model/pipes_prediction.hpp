@@ -63,11 +63,10 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& d
 
 namespace roofcast {
 
-// The optional calibration (the thesis' E_util idea, per term): the kernel's measured time on
-// the reference device says how far it falls short of its limiter there. A compute-bound
-// kernel keeps that efficiency on the target; a memory-bound one keeps its efficiency and,
-// when the target runs it on fewer SMs, the bandwidth each SM drew on the reference (its
-// memory parallelism, which bounds what fewer SMs can draw). Returns the calibrated time on
+// The optional calibration (the thesis' E_util idea, applied to the limiting side only): the
+// kernel's measured time on the reference device, less its launch time, says how far it falls
+// short of its limiter there; the same side (compute or memory) keeps that efficiency on the
+// target, the other side and the launch time are not scaled. Returns the calibrated time on
 // `target`, or the uncalibrated one when the reference time says nothing (no work or no time).
 double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
                            double measured_on_reference_ms, const PipesTerms& terms = {});
