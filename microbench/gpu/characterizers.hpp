@@ -17,13 +17,17 @@ using microbench::SweepPoint;
 std::vector<Measurement> characterize_compute(const Context& context);
 // Conflict-free shared-memory loads and stores of 32, 64 and 128 bits.
 std::vector<Measurement> characterize_shared_memory(const Context& context);
-// WMMA fp16 and bf16 with fp32 accumulation (CUDA only).
+// Issue rate of each pipe (FMA, ALU, FMA-heavy, FP64, FP16, XU, LSU) and the dispatch limit.
+std::vector<Measurement> characterize_pipes(const Context& context);
+// 32-bit atomicAdd throughput: global distinct words, global same words, shared.
+std::vector<Measurement> characterize_atomics(const Context& context);
+// WMMA fp16 and bf16 with fp32 accumulation; mma.sync tf32, fp64 and int8 (CUDA only).
 std::vector<Measurement> characterize_tensor_cores(const Context& context);
 // L1 and L2 read bandwidth.
 std::vector<Measurement> characterize_caches(const Context& context);
 // DRAM read-only, write-only and copy kernels, and the runtime's device-to-device copy.
 std::vector<Measurement> characterize_dram(const Context& context);
-// Empty-kernel launch rate and the time of one tiny kernel.
+// Empty-kernel launch rate, the time of one tiny kernel and the kernel floor in a graph.
 std::vector<Measurement> characterize_launch(const Context& context);
 // Rates measured earlier, used to size each sweep point's launch to about target_ms.
 struct RooflineRates {

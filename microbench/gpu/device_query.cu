@@ -7,6 +7,7 @@
 #include <set>
 
 #include "device_query.hpp"
+#include "roofcast/microbench/pipe_rates.hpp"
 
 namespace roofcast::gpu {
 
@@ -68,6 +69,8 @@ microbench::DeviceInfo query_device(int device) {
   ROOFCAST_GPU_CHECK(hipDeviceGetPCIBusId(pci, sizeof pci, device));
   ROOFCAST_GPU_CHECK(hipRuntimeGetVersion(&runtime));
   ROOFCAST_GPU_CHECK(hipDriverGetVersion(&driver));
+  info.occupancy.max_threads_per_sm = attribute(hipDeviceAttributeMaxThreadsPerMultiProcessor, device);
+  info.occupancy.shared_bytes_per_sm = attribute(hipDeviceAttributeMaxSharedMemoryPerMultiprocessor, device);
   info.runtime_version = fmt::format("HIP {}", runtime);
   info.driver_version = fmt::format("HIP driver {}", driver);
 #else
@@ -87,6 +90,18 @@ microbench::DeviceInfo query_device(int device) {
   ROOFCAST_GPU_CHECK(cudaDeviceGetPCIBusId(pci, sizeof pci, device));
   ROOFCAST_GPU_CHECK(cudaRuntimeGetVersion(&runtime));
   ROOFCAST_GPU_CHECK(cudaDriverGetVersion(&driver));
+  microbench::Occupancy& o = info.occupancy;
+  o.max_threads_per_sm = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, device);
+  o.max_blocks_per_sm = attribute(cudaDevAttrMaxBlocksPerMultiprocessor, device);
+  o.registers_per_sm = attribute(cudaDevAttrMaxRegistersPerMultiprocessor, device);
+  o.shared_bytes_per_sm = attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+  o.max_shared_bytes_per_block_optin = attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  o.reserved_shared_bytes_per_block = attribute(cudaDevAttrReservedSharedMemoryPerBlock, device);
+  if (const auto units = microbench::allocation_units(major)) {
+    o.max_registers_per_thread = units->max_registers_per_thread;
+    o.register_allocation_unit = units->register_allocation_unit;
+    o.shared_allocation_unit = units->shared_allocation_unit;
+  }
   info.runtime_version = fmt::format("CUDA runtime {}.{}", runtime / 1000, runtime % 1000 / 10);
   info.driver_version = fmt::format("CUDA driver API {}.{}", driver / 1000, driver % 1000 / 10);
 #endif

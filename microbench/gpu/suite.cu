@@ -60,7 +60,7 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   NvmlClockSampler nvml(result.device.pci_bus_id);
 
   const int sweep_points = roofline_point_count(context);
-  const int total_steps = 8 + sweep_points;
+  const int total_steps = 10 + sweep_points;
   int done = 0;
   auto step = [&](const std::string& name) { progress(done++, total_steps, name); };
   // One failing characterizer does not lose the others' results: it is recorded and reported.
@@ -78,6 +78,8 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   result.device.sm_count_observed = count_running_sms(context);
   run_group("arithmetic", [&] { return characterize_compute(context); });
   run_group("shared memory", [&] { return characterize_shared_memory(context); });
+  run_group("pipe issue rates", [&] { return characterize_pipes(context); });
+  run_group("atomics", [&] { return characterize_atomics(context); });
   run_group("tensor cores", [&] { return characterize_tensor_cores(context); });
   run_group("L1 and L2", [&] { return characterize_caches(context); });
   run_group("DRAM", [&] { return characterize_dram(context); });

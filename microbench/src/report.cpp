@@ -115,6 +115,22 @@ json device_profile_json(const SuiteResult& result, const Provenance& provenance
                         {"driver_version", d.driver_version},
                         {"runtime_version", d.runtime_version},
                         {"mps_active_thread_percentage", d.mps_active_thread_percentage}};
+  // Occupancy limits (waves): only those the runtime or the occupancy calculator gave.
+  const Occupancy& o = d.occupancy;
+  json& device = document["device"];
+  auto put = [&](const char* key, int value) {
+    if (value > 0) device[key] = value;
+  };
+  put("max_threads_per_sm", o.max_threads_per_sm);
+  put("warps_per_sm", d.warp_size > 0 ? o.max_threads_per_sm / d.warp_size : 0);
+  put("max_blocks_per_sm", o.max_blocks_per_sm);
+  put("registers_per_sm", o.registers_per_sm);
+  put("max_registers_per_thread", o.max_registers_per_thread);
+  put("register_allocation_unit", o.register_allocation_unit);
+  put("shared_bytes_per_sm", o.shared_bytes_per_sm);
+  put("max_shared_bytes_per_block_optin", o.max_shared_bytes_per_block_optin);
+  if (o.max_shared_bytes_per_block_optin > 0) device["reserved_shared_bytes_per_block"] = o.reserved_shared_bytes_per_block;
+  put("shared_allocation_unit", o.shared_allocation_unit);
 
   const ClockLog& c = result.clocks;
   json clocks = {{"sm_clock_mhz_in_kernel", c.sm_clock_mhz_in_kernel},

@@ -1,6 +1,7 @@
 // Runs `roofcast bench --quick` on the GPU and checks that the results are sane and verified.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,42 @@ TEST_CASE("roofcast bench --quick characterizes this GPU") {
     CHECK(fraction.at(key).get<double>() > 0.8);
     CHECK(fraction.at(key).get<double>() < 1.02);
   }
+  // Issue #7's acceptance check: every pipe within 5 % of its documented rate (warp
+  // instructions per clock per SM) on architectures that have one.
+  const auto& measurements = json.at("measurements");
+  for (const char* pipe : {"fma", "alu", "fmaheavy", "fp64", "fp16", "xu", "lsu", "issue"}) {
+    const std::string key = std::string("pipe_") + pipe + "_gwips";
+    INFO(key);
+    REQUIRE(measurements.contains(key));
+    if (!fraction.contains(key)) continue;  // architecture not in the table
+    const double measured = measurements.at(key).at("value").at("median").get<double>();
+    const double expected = json.at("theoretical").at(key).get<double>();
+    const double ratio = fraction.at(key).get<double>();
+    INFO("pipe " << pipe << ": measured " << measured << " G warp inst/s, expected " << expected << " ("
+                 << 100 * ratio << " % of the documented rate)");
+    CHECK(std::fabs(ratio - 1) <= 0.05);
+  }
+  for (const char* key : {"atomic_global_gops", "atomic_global_same_address_gops", "atomic_shared_gops",
+                          "kernel_floor_us"}) {
+    INFO(key);
+    REQUIRE(measurements.contains(key));
+    CHECK(measurements.at(key).at("value").at("median").get<double>() > 0);
+  }
+  CHECK(measurements.at("kernel_floor_us").at("value").at("median").get<double>() <
+        measurements.at("launch_overhead_us").at("value").at("median").get<double>() * 2);
+  const auto& device = json.at("device");
+  for (const char* key : {"max_threads_per_sm", "warps_per_sm", "shared_bytes_per_sm"}) {
+    INFO(key);
+    CHECK(device.at(key).get<int>() > 0);
+  }
+  if (device.at("backend") == "cuda") {
+    for (const char* key : {"max_blocks_per_sm", "registers_per_sm", "max_registers_per_thread",
+                            "register_allocation_unit", "max_shared_bytes_per_block_optin", "shared_allocation_unit"}) {
+      INFO(key);
+      CHECK(device.at(key).get<int>() > 0);
+    }
+  }
+
   // DRAM: far above nothing, below the bus's theoretical rate.
   for (const char* key : {"dram_read_gbps", "dram_write_gbps", "dram_copy_gbps"}) {
     INFO(key);

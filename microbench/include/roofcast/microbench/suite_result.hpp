@@ -53,6 +53,22 @@ struct TransferSweep {
   double worst_relative_residual = 0;  // of the fit over the points
 };
 
+// Per-SM resource limits that decide how many blocks fit on an SM (waves). From runtime
+// attributes, or from the CUDA occupancy calculator's per-architecture constants
+// (cuda_occupancy.h) where no attribute exists; 0 = unknown (left out of the profile).
+// MPS does not change them: it limits the SM count only.
+struct Occupancy {
+  int max_threads_per_sm = 0;
+  int max_blocks_per_sm = 0;
+  int registers_per_sm = 0;
+  int max_registers_per_thread = 0;
+  int register_allocation_unit = 0;  // registers, allocated per warp
+  int shared_bytes_per_sm = 0;
+  int max_shared_bytes_per_block_optin = 0;
+  int reserved_shared_bytes_per_block = 0;
+  int shared_allocation_unit = 0;    // bytes
+};
+
 struct DeviceInfo {
   std::string name;             // as the runtime reports it
   std::string backend;          // "cuda" or "hip"
@@ -69,6 +85,7 @@ struct DeviceInfo {
   std::string driver_version;
   std::string runtime_version;
   std::string mps_active_thread_percentage;  // the environment variable, empty when unset
+  Occupancy occupancy;
 };
 
 // The SMs this process can use: what the runtime reports, or fewer if fewer were seen working.
