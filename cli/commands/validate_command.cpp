@@ -167,7 +167,9 @@ void run_validate(const ValidateOptions& options) {
       const JoinResult variant_joined =
           join_predictions_with_measurements(profiles, devices, runs, reference.get(), variant_options);
       const ValidationReport r = summarize_validation(variant.name, variant_joined.reference_device, variant_joined.entries);
-      ablation.push_back({variant.name, r.devices, r.overall});
+      std::vector<double> errors;
+      for (const auto& e : r.entries) errors.push_back(e.error());
+      ablation.push_back({variant.name, r.devices, r.overall, errors});
     }
   }
 

@@ -81,7 +81,10 @@ nlohmann::json ablation_json(const std::vector<AblationRow>& rows) {
       entry["device"] = group.device;
       by_device.push_back(entry);
     }
-    out.push_back({{"model", row.variant}, {"overall", summary(row.overall.uncorrected)}, {"by_device", by_device}});
+    out.push_back({{"model", row.variant},
+                   {"overall", summary(row.overall.uncorrected)},
+                   {"by_device", by_device},
+                   {"errors", row.errors}});
   }
   return out;
 }

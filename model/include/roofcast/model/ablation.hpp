@@ -23,6 +23,7 @@ struct AblationRow {
   std::string variant;
   std::vector<AccuracyGroup> devices;
   AccuracyGroup overall;
+  std::vector<double> errors;  // every prediction's signed error, to pool with other runs
 };
 
 }  // namespace roofcast

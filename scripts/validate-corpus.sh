@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Every reference -> target pair of the validation corpus, with no GPU: the files two runs of
+# scripts/validate-gpu.sh left (an H200 run with its MPS partitions, and an H100 run), scored
+# with the thesis model and the pipes model with its ablation, from each GPU as reference.
+#
+# Usage: scripts/validate-corpus.sh H200_RUN H100_RUN OUTPUT_DIR
+#   H200_RUN, H100_RUN: the runs' folders (devices/, profiles/, measured/ from
+#   validation-run.tar.gz). Writes per reference and model: <ref>-<model>.{json,md,txt}, and
+#   summary.md (both models and the ablation over all pairs) in OUTPUT_DIR.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOFCAST=${ROOFCAST:-build/bin/roofcast}
+[[ $# == 3 ]] || { echo "usage: $0 H200_RUN H100_RUN OUTPUT_DIR" >&2; exit 2; }
+H200=$1 H100=$2 OUTDIR=$3
+mkdir -p "$OUTDIR"
+
+device_name() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$1"; }
+
+# Targets: both whole GPUs and the H200's partitions, each with the files that time it there.
+targets=(--device "$H200/devices/full.json" --device "$H100/devices/full.json")
+for p in 50 25; do
+  [[ -e $H200/devices/mps$p.json ]] || continue
+  targets+=(--device "$H200/devices/mps$p.json")
+  name=$(device_name "$H200/devices/mps$p.json")
+  for f in "$H200"/measured/mps$p-*.json; do [[ -e $f ]] && targets+=(--measured "$name=$f"); done
+done
+
+for reference in h200 h100; do
+  if [[ $reference == h200 ]]; then ref_dir=$H200 other_dir=$H100; else ref_dir=$H100 other_dir=$H200; fi
+  args=()
+  for f in "$ref_dir"/profiles/*.json; do args+=(--reference-profile "$f"); done
+  # The other GPU's kernel profiles carry its measured times.
+  for f in "$other_dir"/profiles/*.json; do args+=(--measured "$f"); done
+  for model in thesis pipes; do
+    extra=()
+    [[ $model == pipes ]] && extra=(--ablation)
+    "$ROOFCAST" validate "${args[@]}" "${targets[@]}" --allow-missing --model "$model" "${extra[@]}" \
+      --output "$OUTDIR/$reference-$model.json" --markdown "$OUTDIR/$reference-$model.md" \
+      >"$OUTDIR/$reference-$model.txt" 2>"$OUTDIR/$reference-$model.notes.txt"
+  done
+done
+python3 scripts/corpus_summary.py "$OUTDIR" >"$OUTDIR/summary.md"
+cat "$OUTDIR/summary.md"
