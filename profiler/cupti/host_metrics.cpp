@@ -4,6 +4,9 @@
 #include <cupti_profiler_target.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "cupti_status.hpp"
 
 namespace roofcast::profiler {
@@ -114,6 +117,21 @@ std::vector<double> HostMetrics::evaluate(const std::vector<uint8_t>& counter_da
   params.pMetricValues = values.data();
   check_cupti(cuptiProfilerHostEvaluateToGpuValues(&params), "cuptiProfilerHostEvaluateToGpuValues");
   return values;
+}
+
+std::vector<HostMetrics::BaseMetric> HostMetrics::base_metrics() const {
+  constexpr std::pair<CUpti_MetricType, const char*> kTypes[] = {
+      {CUPTI_METRIC_TYPE_COUNTER, "counter"}, {CUPTI_METRIC_TYPE_RATIO, "ratio"}, {CUPTI_METRIC_TYPE_THROUGHPUT, "throughput"}};
+  std::vector<BaseMetric> metrics;
+  for (const auto& [type, type_name] : kTypes) {
+    CUpti_Profiler_Host_GetBaseMetrics_Params params{CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE};
+    params.pHostObject = object_;
+    params.metricType = type;
+    check_cupti(cuptiProfilerHostGetBaseMetrics(&params), "cuptiProfilerHostGetBaseMetrics");
+    for (size_t i = 0; i < params.numMetrics; ++i) metrics.push_back({params.ppMetricNames[i], type_name});
+  }
+  std::sort(metrics.begin(), metrics.end(), [](const BaseMetric& a, const BaseMetric& b) { return a.name < b.name; });
+  return metrics;
 }
 
 std::vector<std::string> HostMetrics::supported_chips() {

@@ -41,6 +41,14 @@ class HostMetrics {
 
   static std::vector<std::string> supported_chips();
 
+  // Every base metric of the chip (counters, ratios, throughputs), sorted; no GPU needed.
+  // Base names take a rollup (".sum", ".avg", ...) to become collectable metrics.
+  struct BaseMetric {
+    std::string name;
+    std::string type;  // "counter", "ratio" or "throughput"
+  };
+  std::vector<BaseMetric> base_metrics() const;
+
  private:
   CUpti_Profiler_Host_Object* fresh_object() const;
 

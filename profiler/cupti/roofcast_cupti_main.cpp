@@ -1,9 +1,13 @@
 // roofcast-cupti: the part of `roofcast profile` that needs CUPTI in the roofcast process
 // itself (the collector proper is the injection library). `roofcast profile --list-metrics`
-// runs it. Usage: roofcast-cupti list-metrics [--chip NAME] [--device INDEX] [--set thesis|full]
+// runs it. Usage: roofcast-cupti list-metrics [--chip NAME] [--device INDEX] [--metrics thesis|full]
+//                roofcast-cupti search-metrics REGEX [--chip NAME] [--device INDEX]
+//   (every base metric of the chip whose name matches REGEX, with its type and unit: how the
+//    metric set's names were found; offline with --chip)
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -18,31 +22,69 @@ namespace {
 
 using namespace roofcast::profiler;
 
+// The chip to answer for: --chip offline, else the local GPU's (with its counter availability).
+struct ChipChoice {
+  std::string chip;
+  std::vector<uint8_t> availability;
+  std::string where;
+};
+
+bool choose_chip(const std::string& chip_option, int device_index, ChipChoice& choice) {
+  if (!chip_option.empty()) {
+    choice.chip = chip_option;
+    choice.where = fmt::format("chip {} (offline, Profiler Host API, no GPU used)", chip_option);
+    return true;
+  }
+  try {
+    const LocalDevice device = open_local_device(device_index);
+    choice.chip = device.chip;
+    choice.availability = device.counter_availability;
+    choice.where = fmt::format("{} (device {}, chip {}, counters available on this GPU)", device.name, device_index,
+                               device.chip);
+    return true;
+  } catch (const std::exception& error) {
+    std::cerr << fmt::format("roofcast profile: {}; give --chip NAME (e.g. --chip GH100) to answer offline\n",
+                             error.what());
+    return false;
+  }
+}
+
+int search_metrics(const std::string& pattern, const std::string& chip_option, int device_index) {
+  std::regex regex;
+  try {
+    regex = std::regex(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& error) {
+    std::cerr << fmt::format("roofcast-cupti: search-metrics: bad regular expression \"{}\": {}\n", pattern, error.what());
+    return 2;
+  }
+  ChipChoice choice;
+  if (!choose_chip(chip_option, device_index, choice)) return 1;
+  HostMetrics host(choice.chip, choice.availability);
+  const auto metrics = host.base_metrics();
+  size_t matched = 0;
+  for (const auto& metric : metrics) {
+    if (!std::regex_search(metric.name, regex)) continue;
+    ++matched;
+    const MetricProperties p = host.properties(metric.name);
+    std::cout << fmt::format("{:<64} {:<10} {:<12} {}\n", metric.name, metric.type, p.unit, p.description);
+  }
+  std::cerr << fmt::format("{} of {} base metrics of {} match \"{}\" (add a rollup such as .sum to collect one)\n",
+                           matched, metrics.size(), choice.where, pattern);
+  return matched > 0 ? 0 : 1;
+}
+
 int list_metrics(const std::string& chip_option, int device_index, const std::string& set_option) {
   MetricSetName set = MetricSetName::full;
   if (!parse_metric_set_name(set_option, set)) {
     std::cerr << fmt::format("roofcast profile: --metrics: expected thesis or full, found \"{}\"\n", set_option);
     return 2;
   }
-  std::string chip = chip_option;
-  std::vector<uint8_t> availability;
-  std::string where;
-  if (chip.empty()) {
-    try {
-      const LocalDevice device = open_local_device(device_index);
-      chip = device.chip;
-      availability = device.counter_availability;
-      where = fmt::format("{} (device {}, chip {}, counters available on this GPU)", device.name, device_index, chip);
-    } catch (const std::exception& error) {
-      std::cerr << fmt::format("roofcast profile: {}; give --chip NAME (e.g. --chip GH100) to list offline\n",
-                               error.what());
-      return 1;
-    }
-  } else {
-    where = fmt::format("chip {} (offline, Profiler Host API, no GPU used)", chip);
-  }
+  ChipChoice choice;
+  if (!choose_chip(chip_option, device_index, choice)) return 1;
+  const std::string& chip = choice.chip;
+  const std::string& where = choice.where;
 
-  HostMetrics host(chip, availability);
+  HostMetrics host(chip, choice.availability);
   const std::vector<std::string> names = metric_names(set);
   int invalid = 0;
   std::cout << fmt::format("Metric set for {}\n\n", where);
@@ -50,9 +92,12 @@ int list_metrics(const std::string& chip_option, int device_index, const std::st
   for (const auto& name : names) {
     const MetricInfo* info = find_metric(name);
     const MetricProperties p = host.properties(name);
-    const bool thesis = info >= thesis_metrics().data() && info < thesis_metrics().data() + thesis_metrics().size();
+    const auto in = [info](std::span<const MetricInfo> group) {
+      return info >= group.data() && info < group.data() + group.size();
+    };
+    const char* group = in(thesis_metrics()) ? "thesis" : in(pipes_metrics()) ? "pipes" : "ext";
     std::cout << fmt::format("{:<58} {:<4} {:<7} {:<20} {}\n", name, is_sass_metric(name) ? "SW" : "HW",
-                             thesis ? "thesis" : "ext", p.valid ? p.unit : "INVALID",
+                             group, p.valid ? p.unit : "INVALID",
                              p.valid ? std::string(info->meaning) : p.problem);
     if (!p.valid) ++invalid;
   }
@@ -85,6 +130,12 @@ int main(int argc, char** argv) {
   list->add_option("--device", device, "Local GPU index");
   list->add_option("--metrics", set, "Metric set: thesis or full");
   list->callback([&] { status = list_metrics(chip, device, set); });
+  std::string pattern;
+  CLI::App* search = app.add_subcommand("search-metrics", "List the chip's base metrics whose names match a regex");
+  search->add_option("regex", pattern, "ECMAScript regular expression, searched in each name")->required();
+  search->add_option("--chip", chip, "Chip name for an offline answer (e.g. GH100); default: the local GPU's");
+  search->add_option("--device", device, "Local GPU index");
+  search->callback([&] { status = search_metrics(pattern, chip, device); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

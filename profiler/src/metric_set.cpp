@@ -52,16 +52,67 @@ constexpr std::array<MetricInfo, 23> kExtension{{
     {"smsp__thread_inst_executed_pred_on.sum", "", "thread instructions executed, predicate on"},
 }};
 
+// The pipes group (issue 7): what a multi-pipeline model needs. Names found with
+// `roofcast-cupti search-metrics REGEX --chip GH100` (docs/profiler.md, "Pipes group").
+constexpr std::array<MetricInfo, 29> kPipes{{
+    // Warp instructions issued to each SM sub-partition pipe. The logical fma pipe
+    // (smsp__inst_executed_pipe_fma) is left out: it is fmaheavy + fmalite, and with it the
+    // full set takes 14 passes on GH100 instead of 13. FP32 FFMA/FADD/FMUL issue to either
+    // half, IMAD and FP16 only to fmaheavy; fma_type_fp16 is the fp16/bf16 share of the fma
+    // pipe (GH100 has no separate fp16 pipe); xu = MUFU (transcendentals, conversions);
+    // cbu = branches and barriers; adu = address divergence unit; uniform = the uniform
+    // datapath; tex = texture and surface; tma = the Hopper tensor memory accelerator.
+    {"smsp__inst_executed_pipe_alu.sum", "", "ALU-pipe warp instructions (integer, logic, FP32 compare/min/max)"},
+    {"smsp__inst_executed_pipe_fmaheavy.sum", "", "FMA-heavy-pipe warp instructions (FP32, IMAD, FP16)"},
+    {"smsp__inst_executed_pipe_fmalite.sum", "", "FMA-lite-pipe warp instructions (FP32 only)"},
+    {"smsp__inst_executed_pipe_fma_type_fp16.sum", "", "FMA-pipe warp instructions on fp16/bf16 (HFMA2, HADD2, HMUL2)"},
+    {"smsp__inst_executed_pipe_fp64.sum", "", "FP64-pipe warp instructions"},
+    {"smsp__inst_executed_pipe_xu.sum", "", "XU-pipe warp instructions (MUFU transcendentals, conversions)"},
+    {"smsp__inst_executed_pipe_lsu.sum", "", "LSU-pipe warp instructions (global, local, shared, atomics)"},
+    {"smsp__inst_executed_pipe_cbu.sum", "", "CBU-pipe warp instructions (branches, barriers)"},
+    {"smsp__inst_executed_pipe_adu.sum", "", "ADU-pipe warp instructions (address divergence, indirect branches)"},
+    {"smsp__inst_executed_pipe_uniform.sum", "", "uniform-datapath warp instructions"},
+    {"smsp__inst_executed_pipe_tex.sum", "", "TEX-pipe warp instructions (texture, surface)"},
+    {"smsp__inst_executed_pipe_tma.sum", "", "TMA-pipe warp instructions (Hopper tensor memory accelerator)"},
+    // Tensor-pipe warp instructions by kind (hmma and gmma are in the extension group above).
+    {"smsp__inst_executed_pipe_tensor_op_dmma.sum", "", "DMMA (FP64 tensor) warp instructions"},
+    {"smsp__inst_executed_pipe_tensor_op_imma.sum", "", "IMMA (integer tensor) warp instructions"},
+    {"smsp__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum", "", "HFMA2.MMA warp instructions (FP16 FMA on the tensor pipe)"},
+    // Tensor math operations by source type, summed over destination types and over mma.sync
+    // and wgmma (one FMA = 2 ops; these are the tensor FLOPs of each type).
+    {"sm__ops_path_tensor_src_fp16.sum", "", "tensor ops, FP16 sources (FP16 or FP32 accumulate)"},
+    {"sm__ops_path_tensor_src_bf16_dst_fp32.sum", "", "tensor ops, BF16 sources"},
+    {"sm__ops_path_tensor_src_tf32_dst_fp32.sum", "", "tensor ops, TF32 sources"},
+    {"sm__ops_path_tensor_src_fp64.sum", "", "tensor ops, FP64 sources (DMMA)"},
+    {"sm__ops_path_tensor_src_fp8.sum", "", "tensor ops, FP8 sources (E4M3/E5M2)"},
+    {"sm__ops_path_tensor_src_int8.sum", "", "tensor ops, INT8 sources"},
+    // Atomics and reductions (SASS-patched: they share the software pass; GH100's hardware
+    // counters have no ATOMG class).
+    {"smsp__sass_inst_executed_op_global_atom.sum", "inst_executed_global_atomics", "global atomic warp instructions (ATOM, ATOMG)"},
+    {"smsp__sass_inst_executed_op_global_red.sum", "inst_executed_global_reductions", "global reduction warp instructions (REDG)"},
+    {"smsp__sass_inst_executed_op_shared_atom.sum", "inst_executed_shared_atomics", "shared-memory atomic warp instructions (ATOMS)"},
+    // L2 sectors requested by the SMs (through L1/TEX), by operation.
+    {"lts__t_sectors_srcunit_tex_op_read.sum", "", "32-byte L2 sectors read by the SMs"},
+    {"lts__t_sectors_srcunit_tex_op_write.sum", "", "32-byte L2 sectors written by the SMs"},
+    {"lts__t_sectors_srcunit_tex_op_atom.sum", "", "32-byte L2 sectors of SM atomics"},
+    {"lts__t_sectors_srcunit_tex_op_red.sum", "", "32-byte L2 sectors of SM reductions"},
+    // The SM clock during the kernel (cycles elapsed / time): the clock the counts ran at.
+    {"sm__cycles_elapsed.avg.per_second", "", "SM clock during the kernel, cycles per second", false},
+}};
+
 }  // namespace
 
 std::span<const MetricInfo> thesis_metrics() { return kThesis; }
 std::span<const MetricInfo> extension_metrics() { return kExtension; }
+std::span<const MetricInfo> pipes_metrics() { return kPipes; }
 
 std::vector<std::string> metric_names(MetricSetName set) {
   std::vector<std::string> names;
   for (const auto& metric : kThesis) names.emplace_back(metric.name);
-  if (set == MetricSetName::full)
+  if (set == MetricSetName::full) {
     for (const auto& metric : kExtension) names.emplace_back(metric.name);
+    for (const auto& metric : kPipes) names.emplace_back(metric.name);
+  }
   return names;
 }
 
@@ -76,6 +127,8 @@ const MetricInfo* find_metric(std::string_view name) {
   for (const auto& metric : kThesis)
     if (metric.name == name) return &metric;
   for (const auto& metric : kExtension)
+    if (metric.name == name) return &metric;
+  for (const auto& metric : kPipes)
     if (metric.name == name) return &metric;
   return nullptr;
 }

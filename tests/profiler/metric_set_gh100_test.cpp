@@ -35,17 +35,58 @@ TEST_CASE("the thesis set is the model's nine counters") {
     CHECK(std::find(names.begin(), names.end(), std::string(counter.cupti)) != names.end());
 }
 
-TEST_CASE("replay passes on GH100: thesis nine in 2 (1 hardware + 1 SASS-patched), full set in 4") {
+TEST_CASE("the full set holds the thesis nine, the extension set and the pipes group, each name once") {
+  const auto names = metric_names(MetricSetName::full);
+  CHECK(names.size() == thesis_metrics().size() + extension_metrics().size() + pipes_metrics().size());
+  for (const auto& group : {thesis_metrics(), extension_metrics(), pipes_metrics()})
+    for (const auto& metric : group) {
+      INFO(metric.name);
+      CHECK(std::count(names.begin(), names.end(), std::string(metric.name)) == 1);
+      CHECK(find_metric(metric.name) == &metric);
+    }
+  // The multi-pipeline model's names (issue 7), spelled as GH100 spells them.
+  for (const char* name : {"smsp__inst_executed_pipe_alu.sum", "smsp__inst_executed_pipe_fmaheavy.sum",
+                           "smsp__inst_executed_pipe_fmalite.sum", "smsp__inst_executed_pipe_fma_type_fp16.sum",
+                           "smsp__inst_executed_pipe_fp64.sum", "smsp__inst_executed_pipe_xu.sum",
+                           "smsp__inst_executed_pipe_lsu.sum", "smsp__inst_executed_pipe_tensor_op_dmma.sum",
+                           "sm__ops_path_tensor_src_fp16.sum", "smsp__sass_inst_executed_op_global_atom.sum",
+                           "lts__t_sectors_srcunit_tex_op_read.sum", "sm__cycles_elapsed.avg.per_second"}) {
+    INFO(name);
+    CHECK(std::find(names.begin(), names.end(), name) != names.end());
+  }
+  CHECK_FALSE(find_metric("sm__cycles_elapsed.avg.per_second")->summable);  // a clock: mean over launches
+}
+
+TEST_CASE("replay passes on GH100: thesis nine in 2 (1 hardware + 1 SASS-patched), full set in 13") {
   HostMetrics host("GH100");
   auto thesis = host.config_image(metric_names(MetricSetName::thesis));
   CHECK(HostMetrics::passes(thesis) == 2);
+  // Thesis + extension alone: 4 passes (what the full set took before the pipes group).
+  std::vector<std::string> without_pipes;
+  for (const auto& group : {thesis_metrics(), extension_metrics()})
+    for (const auto& metric : group) without_pipes.emplace_back(metric.name);
+  auto before = host.config_image(without_pipes);
+  CHECK(HostMetrics::passes(before) == 4);
+  // The pipe instruction counters take 4 per pass, the tensor op counters by source type 5 more.
   auto full = host.config_image(metric_names(MetricSetName::full));
-  CHECK(HostMetrics::passes(full) == 4);
+  CHECK(HostMetrics::passes(full) == 13);
   // Software (SASS) metrics alone fit one pass; hardware metrics need the rest.
   std::vector<std::string> sass, hardware;
   for (const auto& name : metric_names(MetricSetName::full)) (is_sass_metric(name) ? sass : hardware).push_back(name);
   auto sass_image = host.config_image(sass);
   CHECK(HostMetrics::passes(sass_image) == 1);
   auto hardware_image = host.config_image(hardware);
-  CHECK(HostMetrics::passes(hardware_image) == 3);
+  CHECK(HostMetrics::passes(hardware_image) == 12);
+}
+
+TEST_CASE("the chip's base metrics can be listed offline, and hold the pipes group's names") {
+  HostMetrics host("GH100");
+  const auto base = host.base_metrics();
+  CHECK(base.size() > 1000);
+  const auto has = [&](const std::string& name) {
+    return std::any_of(base.begin(), base.end(), [&](const auto& metric) { return metric.name == name; });
+  };
+  CHECK(has("smsp__inst_executed_pipe_xu"));
+  CHECK(has("sm__ops_path_tensor_src_fp16"));
+  CHECK_FALSE(has("smsp__inst_executed_pipe_fp16"));  // not on GH100: fp16 is pipe_fma_type_fp16
 }

@@ -21,10 +21,14 @@ std::span<const MetricInfo> thesis_metrics();
 // The extension set: fp16 and tensor instructions, shared-memory instructions, wavefronts and
 // bank conflicts, global ld/st instructions, L1/L2 bytes, access widths, occupancy, warp efficiency.
 std::span<const MetricInfo> extension_metrics();
+// The pipes group, for the multi-pipeline model (issue 7): warp instructions per pipe and per
+// tensor instruction kind, tensor ops by source type, atomics and reductions, L2 read/write
+// sectors from the SMs, the SM clock. Part of the full set.
+std::span<const MetricInfo> pipes_metrics();
 
 enum class MetricSetName { thesis, full };
 
-// The metric names of a set: thesis = the nine; full = the nine plus the extension set.
+// The metric names of a set: thesis = the nine; full = the nine, the extension set, the pipes group.
 std::vector<std::string> metric_names(MetricSetName set);
 // "thesis" / "full"; nullopt-like failure is reported by the caller.
 bool parse_metric_set_name(std::string_view text, MetricSetName& set);
