@@ -1,5 +1,6 @@
 // A CUDA program of our own for checking the collector against Nsight Compute: kernels with
-// known instruction mixes (fp32, fp64, integer, shared memory, a memory-bound stream), each
+// known instruction mixes (fp32, fp64, integer, shared memory, a memory-bound stream; and for
+// the pipes group, pipe_kernels.cuh: MUFU, atomics, HFMA2, mma.sync of five types), each
 // launched several times. Options exercise the collector's robustness:
 //   --exit N     leave through exit(N) after the kernels
 //   --abort      leave through abort()
@@ -23,6 +24,8 @@
       std::exit(2);                                                                              \
     }                                                                                            \
   } while (0)
+
+#include "pipe_kernels.cuh"
 
 __global__ void fp32_fma_kernel(float* out, const float* in, int iterations) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -142,6 +145,9 @@ int run_kernels(bool small) {
   stream_triad_kernel<<<528, 512>>>(a, b, c, 3.0f, stream_n);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
+  // The pipes group's kernels, checked on the host (their read-backs are pageable copies of
+  // n floats each: 1 mufu, 1 atomics tickets, 1 hfma2, 5 mma; plus 65 words of atomic counts).
+  if (run_pipe_kernels(blocks, threads, iterations, f_in, i_in, hf, hi) != 0) return 1;
 
   CHECK(cudaMemcpy(pinned, f_out, n * sizeof(float), cudaMemcpyDeviceToHost));
   CHECK(cudaFreeHost(pinned));

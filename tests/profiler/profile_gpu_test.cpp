@@ -2,9 +2,13 @@
 // instruction counts). Skips (exit 77) where there is no GPU.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include <unistd.h>
 
@@ -46,7 +50,7 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
   const std::string text = roofcast::read_text_file(out);
   roofcast::parse_kernel_profile(text, out);
   const auto profile = nlohmann::json::parse(text);
-  CHECK(profile["collector"]["replay_passes"] == 4);
+  CHECK(profile["collector"]["replay_passes"] == 13);
   auto kernels = kernels_by_short_name(profile);
 
   const double threads = 264.0 * 256;  // --small: 264 blocks of 256
@@ -79,6 +83,46 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
   CHECK(kernels.at("int_mad_kernel")["counters"]["smsp__sass_thread_inst_executed_op_integer_pred_on.sum"] >
         3 * threads * 64 * 3);
 
+  // The pipes group (pipe_kernels.cuh, --small: iterations 64). Each kernel's own pipe counts
+  // what its loop issues: one instruction class per iteration and warp, three launches.
+  const double warps = threads / 32;
+  const auto counter = [&](const char* kernel, const char* metric) -> double {
+    INFO(kernel << " " << metric);
+    return kernels.at(kernel)["counters"].at(metric);
+  };
+  CHECK(counter("mufu_kernel", "smsp__inst_executed_pipe_xu.sum") >= 3 * warps * 16 * 3);  // sin, ex2, rsq
+  CHECK(counter("fp32_fma_kernel", "smsp__inst_executed_pipe_xu.sum") == 0);
+  CHECK(counter("atomics_kernel", "smsp__sass_inst_executed_op_shared_atom.sum") == 3 * warps * 4);
+  CHECK(counter("atomics_kernel", "smsp__sass_inst_executed_op_global_red.sum") == 3 * 264 * 2);  // 64 bins: 2 warps a block
+  CHECK(counter("atomics_kernel", "smsp__sass_inst_executed_op_global_atom.sum") == 3 * warps);  // one ticket a warp
+  CHECK(counter("hfma2_kernel", "smsp__inst_executed_pipe_fma_type_fp16.sum") >= 3 * warps * 64 * 4);
+  CHECK(counter("fp64_fma_kernel", "smsp__inst_executed_pipe_fp64.sum") >= 3 * warps * 16 * 2);
+  // mma.sync: 16 per warp and launch; tensor ops by source type only in the matching kernel.
+  for (const auto& [kernel, instructions, ops] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"fp16", "smsp__inst_executed_pipe_tensor_op_hmma.sum", "sm__ops_path_tensor_src_fp16.sum"},
+           {"bf16", "smsp__inst_executed_pipe_tensor_op_hmma.sum", "sm__ops_path_tensor_src_bf16_dst_fp32.sum"},
+           {"tf32", "smsp__inst_executed_pipe_tensor_op_hmma.sum", "sm__ops_path_tensor_src_tf32_dst_fp32.sum"},
+           {"int8", "smsp__inst_executed_pipe_tensor_op_imma.sum", "sm__ops_path_tensor_src_int8.sum"},
+           {"fp64", "smsp__inst_executed_pipe_tensor_op_dmma.sum", "sm__ops_path_tensor_src_fp64.sum"}}) {
+    // The demangled name spells the template argument as MmaType::fp16 or (MmaType)0.
+    const std::vector<std::string> types = {"fp16", "bf16", "tf32", "int8", "fp64"};
+    const auto index = std::find(types.begin(), types.end(), kernel) - types.begin();
+    const nlohmann::json* found = nullptr;
+    for (const auto& value : profile["kernels"]) {
+      const std::string name = value["name"];
+      if (name.find("mma_kernel<") != std::string::npos &&
+          (name.find("MmaType::" + kernel) != std::string::npos ||
+           name.find(fmt::format("(MmaType){}", index)) != std::string::npos))
+        found = &value;
+    }
+    INFO("mma_kernel " << kernel);
+    REQUIRE(found != nullptr);
+    CHECK((*found)["counters"][instructions] >= 3 * warps * 16);
+    CHECK((*found)["counters"][ops] > 0);
+    CHECK(counter("fp32_fma_kernel", ops.c_str()) == 0);
+  }
+
   // The test app's copies (--small: n = 264 x 256 elements): pageable host to device of n
   // floats, n doubles and n ints; pinned host to device, device to device and pinned device
   // to host of n floats each; one pageable 4-byte read back; a memset of n ints.
@@ -93,7 +137,9 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
   CHECK(transfers.at("h2d_pinned")["count"] == 1);
   CHECK(transfers.at("d2d_pinned")["bytes"] == n * 4);
   CHECK(transfers.at("d2h_pinned")["bytes"] == n * 4);
-  CHECK(transfers.at("d2h_pageable")["bytes"] == 4);
+  // Pageable reads back: the triad check (4 B), the pipe kernels' results (8 x n floats) and
+  // the atomic counts (65 words).
+  CHECK(transfers.at("d2h_pageable")["bytes"] == 4 + 8 * 4 * n + 65 * 4);
   CHECK(transfers.size() == 5);
   for (const auto& [key, t] : transfers) CHECK(t["measured_ms"] > 0);
   CHECK(profile["memsets"]["bytes"] == n * 4);
@@ -104,7 +150,7 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
     if (t.kind == roofcast::TransferKind::device_to_host) d2h_bytes += t.bytes;
   }
   CHECK(h2d_bytes == n * (4 + 8 + 4) + n * 4);
-  CHECK(d2h_bytes == n * 4 + 4);
+  CHECK(d2h_bytes == n * 4 + 4 + 8 * 4 * n + 65 * 4);
   CHECK(profile["copies"].size() >= 8);  // --per-launch: every copy and memset
   std::filesystem::remove(out);
 }
