@@ -1,4 +1,4 @@
-// Atomic throughput: 32-bit integer atomicAdd whose result is unused (RED on global memory,
+// Atomic throughput: 32-bit integer atomicAdd whose result is unused (REDG on global memory,
 // ATOMS on shared memory), three patterns: every thread its own global word (the words fit
 // in L2, so the L2 atomic units do the work), every thread of the grid on the same 32 words,
 // and shared memory with distinct words per lane. Counted per thread-level atomic; every
@@ -86,7 +86,7 @@ std::vector<Measurement> characterize_atomics(const Context& context) {
     w.verify = [&] {
       return check_all(words.to_host(), static_cast<uint64_t>(launches) * trips * kStepsPerTrip / kGlobalSlots);
     };
-    w.details = fmt::format("RED.E.ADD (atomicAdd, result unused), {} blocks x {} threads, each thread on {} words of "
+    w.details = fmt::format("REDG.E.ADD (atomicAdd, result unused), {} blocks x {} threads, each thread on {} words of "
                             "its own, {:.1f} MiB in all (L2 holds {:.0f} MiB): the L2 atomic units' throughput; {} x {} "
                             "per thread",
                             blocks, kThreads, kGlobalSlots, words.bytes() / 1048576.0, context.l2_bytes / 1048576.0,
@@ -117,7 +117,7 @@ std::vector<Measurement> characterize_atomics(const Context& context) {
       const uint64_t per_word = static_cast<uint64_t>(launches) * trips * kStepsPerTrip * (threads / kHotWords);
       return check_all(words.to_host(), per_word & 0xFFFFFFFFu);
     };
-    w.details = fmt::format("RED.E.ADD, {} blocks x {} threads, lane l of every warp on word l of one 128-byte line; "
+    w.details = fmt::format("REDG.E.ADD, {} blocks x {} threads, lane l of every warp on word l of one 128-byte line; "
                             "{} x {} per thread",
                             blocks, kThreads, trips, kStepsPerTrip);
     results.push_back(measure(w, context.policy));
@@ -139,7 +139,7 @@ std::vector<Measurement> characterize_atomics(const Context& context) {
                static_cast<double>(threads) * trips * kStepsPerTrip};
     w.launch = [&] { launch(trips); };
     w.verify = [&] { return check_all(out.to_host(), static_cast<uint64_t>(trips) * kStepsPerTrip); };
-    w.details = fmt::format("ATOMS.ADD (shared atomicAdd), {} blocks x {} threads, one word per thread; {} x {} per "
+    w.details = fmt::format("ATOMS.POPC.INC (shared atomicAdd of 1), {} blocks x {} threads, one word per thread; {} x {} per "
                             "thread",
                             blocks, kThreads, trips, kStepsPerTrip);
     results.push_back(measure(w, context.policy));
