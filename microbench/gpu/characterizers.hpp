@@ -27,6 +27,8 @@ std::vector<Measurement> characterize_tensor_cores(const Context& context);
 std::vector<Measurement> characterize_caches(const Context& context);
 // DRAM read-only, write-only and copy kernels, and the runtime's device-to-device copy.
 std::vector<Measurement> characterize_dram(const Context& context);
+// DRAM latency as streaming kernels see it (Little's law), for the pipes model.
+std::vector<Measurement> characterize_memory_parallelism(const Context& context);
 // Empty-kernel launch rate, the time of one tiny kernel and the kernel floor in a graph.
 std::vector<Measurement> characterize_launch(const Context& context);
 // Rates measured earlier, used to size each sweep point's launch to about target_ms.

@@ -60,7 +60,7 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   NvmlClockSampler nvml(result.device.pci_bus_id);
 
   const int sweep_points = roofline_point_count(context);
-  const int total_steps = 10 + sweep_points;
+  const int total_steps = 11 + sweep_points;
   int done = 0;
   auto step = [&](const std::string& name) { progress(done++, total_steps, name); };
   // One failing characterizer does not lose the others' results: it is recorded and reported.
@@ -83,6 +83,7 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   run_group("tensor cores", [&] { return characterize_tensor_cores(context); });
   run_group("L1 and L2", [&] { return characterize_caches(context); });
   run_group("DRAM", [&] { return characterize_dram(context); });
+  run_group("DRAM latency", [&] { return characterize_memory_parallelism(context); });
   run_group("launch overhead", [&] { return characterize_launch(context); });
   step("host-device copies");
   try {
