@@ -43,13 +43,13 @@ std::string pipes_table_text(const std::vector<PipesKernelPrediction>& predictio
 std::string pipes_csv(const std::vector<PipesKernelPrediction>& predictions) {
   Table table;
   for (const char* h : {"kernel", "device", "limiter", "bound", "compute_ms", "memory_ms", "compute_wave_factor",
-                        "memory_wave_factor", "launch_ms", "predicted_ms", "calibrated_ms", "measured_ms"})
+                        "launch_ms", "predicted_ms", "calibrated_ms", "measured_ms"})
     table.columns.push_back({h});
   auto number = [](double v) { return fmt::format("{}", v); };
   for (const auto& p : predictions) {
     const auto& r = p.prediction;
     table.add_row({p.kernel, p.device, r.limiter, to_string(r.bound), number(r.compute_ms), number(r.memory_ms),
-                   number(r.compute_wave_factor), number(r.memory_wave_factor), number(r.launch_ms),
+                   number(r.compute_wave_factor), number(r.launch_ms),
                    number(r.predicted_ms), p.corrected_ms ? number(*p.corrected_ms) : "",
                    p.measured_ms ? number(*p.measured_ms) : ""});
   }
@@ -75,7 +75,6 @@ json pipes_json(const std::vector<PipesKernelPrediction>& predictions, const std
                    {"blocks_per_sm", r.blocks_per_sm},
                    {"occupancy_limiter", r.occupancy_limiter},
                    {"compute_wave_factor", r.compute_wave_factor},
-                   {"memory_wave_factor", r.memory_wave_factor},
                    {"launch_ms", r.launch_ms},
                    {"pipe_instructions", r.work.pipe_instructions},
                    {"tensor_ops", r.work.tensor_ops},
@@ -105,9 +104,9 @@ std::string pipes_explanation_text(const PipesPrediction& r, const DeviceProfile
   for (const auto& c : r.compute) out += fmt::format("  compute  {:<18} {:>12.6f} ms\n", c.name, c.ms);
   for (const auto& c : r.memory) out += fmt::format("  memory   {:<18} {:>12.6f} ms\n", c.name, c.ms);
   out += fmt::format(
-      "\nWaves: {:.0f} blocks per launch on {} SMs ({} per SM fit, limited by {}); compute x {:.3f}, memory x {:.3f}\n",
+      "\nWaves: {:.0f} blocks per launch on {} SMs ({} per SM fit, limited by {}); compute x {:.3f}\n",
       r.blocks, device.sm_count, r.blocks_per_sm, r.occupancy_limiter.empty() ? "unknown" : r.occupancy_limiter,
-      r.compute_wave_factor, r.memory_wave_factor);
+      r.compute_wave_factor);
   out += fmt::format("Compute {:.6f} ms, memory {:.6f} ms: {} bound\n", r.compute_ms, r.memory_ms, to_string(r.bound));
   out += fmt::format("Launch {:.6f} ms\nPredicted {:.6f} ms (= launch + max(compute, memory)); limiter: {}\n", r.launch_ms,
                      r.predicted_ms, r.limiter);

@@ -199,6 +199,11 @@ std::vector<Measurement> characterize_dram(const Context& context) {
       make_variant<Layout::interleaved, Hint::none>(),    make_variant<Layout::interleaved, Hint::evict_first>(),
       make_variant<Layout::interleaved, Hint::prefetch_l2>(), make_variant<Layout::blocked, Hint::none>(),
       make_variant<Layout::blocked, Hint::evict_first>(),  make_variant<Layout::blocked, Hint::prefetch_l2>(),
+      // One or two vectors per thread over a grid that covers the buffer in one trip: how the
+      // runtime's own copy is laid out, and on an H100 the closest to it of these variants.
+      make_copy_variant<Layout::interleaved, Hint::none, 1>(),
+      make_copy_variant<Layout::interleaved, Hint::evict_first, 1>(),
+      make_copy_variant<Layout::interleaved, Hint::none, 2>(),
       make_copy_variant<Layout::blocked, Hint::evict_first, 8>(),
       make_copy_variant<Layout::blocked, Hint::prefetch_l2_evict_first_stores, 8>(),
       make_copy_variant<Layout::blocked, Hint::evict_first, 16>(),

@@ -21,6 +21,16 @@ bool is_summable(const std::string& metric) {
   return metric.ends_with(".sum");
 }
 
+// How much one launch counts in the mean of a ratio metric (occupancy...): its duration, so
+// the mean is over the kernel's run time; else its warp instructions; else 1. A kernel of one
+// long launch and a few one-block launches is then described by the long one.
+double ratio_weight(const LaunchRecord& launch) {
+  if (launch.duration_ns && *launch.duration_ns > 0) return *launch.duration_ns;
+  if (const auto it = launch.metrics.find("smsp__inst_executed.sum"); it != launch.metrics.end() && it->second > 0)
+    return it->second;
+  return 1;
+}
+
 nlohmann::json launch_json(const LaunchRecord& launch) {
   nlohmann::json entry = {{"process", launch.process},
                           {"index", launch.index},
@@ -52,12 +62,14 @@ std::vector<KernelSummary> summarize_kernels(const std::vector<LaunchRecord>& la
   for (auto& kernel : kernels) {
     kernel.invocations = static_cast<int>(kernel.launches.size());
     std::vector<double> durations;
-    std::map<std::string, int> counted;
+    std::map<std::string, double> weights;  // of the ratio metrics
     for (const LaunchRecord* launch : kernel.launches) {
       if (launch->duration_ns) durations.push_back(*launch->duration_ns / 1e6);
+      const double weight = ratio_weight(*launch);
       for (const auto& [metric, value] : launch->metrics) {
-        kernel.counters[metric] += value;
-        ++counted[metric];
+        const bool summable = is_summable(metric);
+        kernel.counters[metric] += summable ? value : weight * value;
+        if (!summable) weights[metric] += weight;
       }
       auto shape = std::find_if(kernel.shapes.begin(), kernel.shapes.end(), [&](const LaunchShapeSummary& s) {
         return s.grid == launch->grid && s.block == launch->block && s.registers == launch->registers &&
@@ -71,7 +83,7 @@ std::vector<KernelSummary> summarize_kernels(const std::vector<LaunchRecord>& la
       ++shape->invocations;
     }
     for (auto& [metric, value] : kernel.counters)
-      if (!is_summable(metric)) value /= counted[metric];
+      if (!is_summable(metric)) value /= weights[metric];
     if (!durations.empty()) {
       for (double d : durations) kernel.total_ms += d;
       kernel.min_ms = *std::min_element(durations.begin(), durations.end());

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "roofcast/model/ablation.hpp"
 #include "roofcast/model/device_rates.hpp"
 #include "roofcast/model/occupancy.hpp"
@@ -141,8 +143,14 @@ TEST_CASE("pipes model: an SM draws at most the bytes it keeps in flight per lat
                               {"smsp__inst_executed_op_global_ld.sum", 1e6}},
                              62.5e6, 0);  // 2e9 bytes read
   const auto p = predict_pipes(k, round_device());
-  CHECK(cost_of(p, "DRAM parallelism") == Approx(2e9 / 2048e9 * 1e3));
+  const double latency_ms = 2e9 / 2048e9 * 1e3, dram_ms = 2e9 / 4000e9 * 1e3;
+  CHECK(cost_of(p, "DRAM parallelism") == Approx(latency_ms));
+  CHECK(cost_of(p, "DRAM") == Approx(dram_ms));
   CHECK(p.limiter == "DRAM parallelism");
+  // The two bounds meet in a knee: sqrt(a^2 + b^2).
+  CHECK(p.memory_ms == Approx(std::hypot(latency_ms, dram_ms)));
+  // Each launch that reads memory waits one DRAM round trip (400 ns) besides the 2 us floor.
+  CHECK(p.launch_ms == Approx(5 * (2.0 + 0.4) * 1e-3));
 }
 
 TEST_CASE("pipes model: without pipe counters, the thesis counters' classes go to their pipes") {

@@ -98,7 +98,8 @@ TEST_CASE("two runs are joined by process, kernel, shape and order, and aggregat
   CHECK(axpy.median_ms == Approx(2.5));
   CHECK(axpy.max_ms == Approx(5.0));
   CHECK(axpy.counters.at("smsp__inst_executed.sum") == 10 + 20 + 30 + 7);                       // sums
-  CHECK(axpy.counters.at("sm__warps_active.avg.pct_of_peak_sustained_active") == Approx(55.0));  // mean
+  // Ratios are means over the kernel's run time: (40 x 1 + 50 x 3 + 60 x 2 + 70 x 5) / 11 ms.
+  CHECK(axpy.counters.at("sm__warps_active.avg.pct_of_peak_sustained_active") == Approx(60.0));
   REQUIRE(axpy.shapes.size() == 2);
   CHECK(axpy.shapes[0].invocations == 3);
   CHECK(axpy.shapes[1].grid[0] == 128);

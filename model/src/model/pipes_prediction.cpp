@@ -15,6 +15,17 @@ constexpr double kWarpSize = 32;
 // Giga-things at giga-things per second, in milliseconds.
 double ms_of(double amount, double giga_per_second) { return amount / (giga_per_second * 1e9) * 1e3; }
 
+double cost_named(const std::vector<PipesCost>& costs, const std::string& name) {
+  for (const auto& c : costs)
+    if (c.name == name) return c.ms;
+  return 0;
+}
+
+// The DRAM bandwidth bound and the latency (parallelism) bound meet in a knee, not a corner:
+// near the bandwidth limit latency grows with load. A soft maximum, sqrt(a^2 + b^2), is that
+// knee (docs/pipes-model.md compares it with max and sum).
+double soft_max(double a, double b) { return std::hypot(a, b); }
+
 const PipesCost* largest(const std::vector<PipesCost>& costs) {
   const PipesCost* best = nullptr;
   for (const auto& c : costs)
@@ -70,20 +81,43 @@ void add_memory_costs(const KernelWork& work, const DeviceRates& rates, const Pi
   if (terms.l1 && work.l1_bytes > 0 && rates.l1_gbps > 0) p.memory.push_back({"L1", ms_of(work.l1_bytes, rates.l1_gbps)});
 }
 
-// Little's law: W warps per SM with b bytes in flight each draw W x b / latency per SM.
-void add_parallelism_cost(const KernelWork& work, const DeviceRates& rates, double sms, PipesPrediction& p) {
+// Little's law: an SM with W warps, each with b bytes of loads and stores in flight, draws
+// W x b / latency. A launch with at least as many blocks as SMs keeps the kernel's achieved
+// occupancy on every SM; a smaller one has one block on each of `blocks` SMs. Weighted over
+// the launch shapes by their share of the blocks.
+void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceRates& rates, double sms,
+                          PipesPrediction& p) {
   const double dram_bytes = work.dram_read_bytes + work.dram_write_bytes;
-  const double warps = work.achieved_occupancy * rates.warps_per_sm;
-  if (dram_bytes <= 0 || warps <= 0 || work.bytes_per_global_instruction <= 0 || rates.dram_latency_ns <= 0 || sms <= 0)
-    return;
+  const double b = work.bytes_per_global_instruction;
+  if (dram_bytes <= 0 || b <= 0 || rates.dram_latency_ns <= 0 || sms <= 0) return;
   // Outside 1 to 16 bytes per thread the kernel moves its data some other way than by loads
   // and stores of its threads (bulk/TMA copies): their parallelism is not in these counters.
-  if (work.bytes_per_global_instruction < kWarpSize || work.bytes_per_global_instruction > 16 * kWarpSize) {
+  if (b < kWarpSize || b > 16 * kWarpSize) {
     p.notes.push_back("global memory not moved by thread loads and stores (bulk copies?): memory parallelism not modelled");
     return;
   }
-  const double gbps_per_sm = warps * work.bytes_per_global_instruction / rates.dram_latency_ns;  // bytes/ns = GB/s
-  p.memory.push_back({"DRAM parallelism", ms_of(dram_bytes, gbps_per_sm * sms)});
+  const double full_warps = work.achieved_occupancy * rates.warps_per_sm;
+  // Seconds per byte, mean over the launch shapes (1 / bytes-per-ns = ns per byte).
+  double ns_per_byte = 0, total_blocks = 0;
+  auto add_shape = [&](double blocks, double weight, double warps_per_block) {
+    const double active = std::min(blocks, sms);
+    const double warps = blocks >= sms ? full_warps : warps_per_block;
+    if (warps <= 0) return false;
+    ns_per_byte += weight * rates.dram_latency_ns / (active * warps * b);
+    total_blocks += weight;
+    return true;
+  };
+  bool ok = true;
+  if (kernel.launch_shapes.empty()) {
+    ok = add_shape(sms, 1, 0);
+  } else {
+    for (const auto& shape : kernel.launch_shapes) {
+      const double blocks = shape.blocks();
+      ok = ok && add_shape(blocks, blocks * std::max(shape.invocations, 1), std::ceil(shape.threads_per_block() / kWarpSize));
+    }
+  }
+  if (!ok || total_blocks <= 0) return;
+  p.memory.push_back({"DRAM parallelism", dram_bytes * ns_per_byte / total_blocks * 1e-6});
 }
 
 // Blocks are spread over the SMs: the busiest SM runs ceil(blocks / SMs) of them, so compute
@@ -97,7 +131,7 @@ void add_wave_factors(const KernelRecord& kernel, const DeviceProfile& device, c
     return;
   }
   const double sms = device.sm_count;
-  double total_blocks = 0, compute = 0, memory = 0;
+  double total_blocks = 0, compute = 0;
   int invocations = 0, most = -1;
   for (const auto& shape : kernel.launch_shapes) {
     const int n = std::max(shape.invocations, 1);
@@ -106,18 +140,11 @@ void add_wave_factors(const KernelRecord& kernel, const DeviceProfile& device, c
     total_blocks += weight;
     invocations += n;
     compute += weight * std::ceil(blocks / sms) / (blocks / sms);
-    double memory_factor = 1;
-    if (blocks < sms && rates.l2_gbps > 0) {
-      const double reachable_gbps = blocks * rates.l2_gbps / sms;
-      memory_factor = std::max(1.0, rates.dram_mean_gbps / reachable_gbps);
-    }
-    memory += weight * memory_factor;
     if (most < 0 || n > kernel.launch_shapes[static_cast<size_t>(most)].invocations)
       most = static_cast<int>(&shape - kernel.launch_shapes.data());
   }
   p.blocks = total_blocks / std::max(invocations, 1);
   p.compute_wave_factor = compute / total_blocks;
-  p.memory_wave_factor = memory / total_blocks;
   const Occupancy occupancy = occupancy_of(kernel.launch_shapes[static_cast<size_t>(most)], device.occupancy);
   p.blocks_per_sm = occupancy.blocks_per_sm;
   p.occupancy_limiter = occupancy.limiter;
@@ -146,23 +173,30 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& d
 
   add_compute_costs(p.work, rates, terms, p);
   add_memory_costs(p.work, rates, terms, p);
-  if (terms.parallelism) add_parallelism_cost(p.work, rates, device.sm_count, p);
+  if (terms.parallelism) add_parallelism_cost(kernel, p.work, rates, device.sm_count, p);
   if (terms.waves) add_wave_factors(kernel, device, rates, p);
 
   const PipesCost* compute = largest(p.compute);
   const PipesCost* memory = largest(p.memory);
   p.compute_ms = compute ? compute->ms * p.compute_wave_factor : 0;
-  p.memory_ms = memory ? memory->ms * p.memory_wave_factor : 0;
+  p.memory_ms = memory ? memory->ms : 0;
+  std::string memory_limiter = memory ? memory->name : "";
+  // Latency grows with load: DRAM time and the latency-bound time add (see docs/pipes-model.md).
+  const double dram = cost_named(p.memory, "DRAM"), latency = cost_named(p.memory, "DRAM parallelism");
+  if (dram > 0 && latency > 0 && soft_max(dram, latency) > p.memory_ms) {
+    p.memory_ms = soft_max(dram, latency);
+    memory_limiter = latency > dram ? "DRAM parallelism" : "DRAM";
+  }
   p.bound = p.memory_ms > p.compute_ms ? Bound::memory : Bound::compute;
   const double throughput_ms = std::max(p.compute_ms, p.memory_ms);
-  const PipesCost* setting = p.bound == Bound::memory ? memory : compute;
-  p.limiter = setting ? setting->name : "";
-  const double wave_factor = p.bound == Bound::memory ? p.memory_wave_factor : p.compute_wave_factor;
-  if (wave_factor > 1.5) p.limiter += " (idle SMs)";
+  p.limiter = p.bound == Bound::memory ? memory_limiter : compute ? compute->name : "";
+  if (p.bound == Bound::compute && p.compute_wave_factor > 1.5) p.limiter += " (idle SMs)";
 
   if (terms.launch) {
+    // A launch that reads memory waits at least one DRAM round trip before its last store.
+    const double round_trip_us = p.work.dram_read_bytes > 0 ? rates.dram_latency_ns * 1e-3 : 0;
     if (rates.kernel_floor_us > 0)
-      p.launch_ms = rates.kernel_floor_us * 1e-3 * kernel.invocations;
+      p.launch_ms = (rates.kernel_floor_us + round_trip_us) * 1e-3 * kernel.invocations;
     else
       p.notes.push_back("no kernel_floor_us on this device: launch time not modelled");
   }

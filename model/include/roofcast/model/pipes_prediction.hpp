@@ -49,7 +49,6 @@ struct PipesPrediction {
   int blocks_per_sm = 0;           // of the most common launch shape; 0 when unknown
   std::string occupancy_limiter;
   double compute_wave_factor = 1;  // >= 1: the busiest SM's share of blocks over the mean share
-  double memory_wave_factor = 1;   // >= 1: bandwidth the active SMs cannot draw
   double launch_ms = 0;            // fixed time of the kernel's launches
   double predicted_ms = 0;
   Bound bound = Bound::compute;
