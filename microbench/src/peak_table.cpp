@@ -49,6 +49,8 @@ std::optional<ArchitectureRates> architecture_rates(std::string_view arch) {
 
 std::optional<double> theoretical_peak(std::string_view key, const ArchitectureRates& r, int sm_count,
                                        double sm_clock_mhz, double memory_clock_mhz, int memory_bus_bits) {
+  // The latency probe runs far below the bandwidth on purpose: no peak applies to it.
+  if (key == "dram_probe_gbps" || key == "dram_latency_ns") return std::nullopt;
   if (starts_with(key, "dram_") || key == "memcpy_d2d_gbps") {
     if (memory_clock_mhz <= 0 || memory_bus_bits <= 0) return std::nullopt;
     // Double data rate: two transfers per memory clock over the whole bus.

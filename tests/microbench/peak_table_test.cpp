@@ -25,6 +25,8 @@ TEST_CASE("H100 SXM peaks at its boost clock match the datasheet") {
   CHECK(peak("memcpy_d2d_gbps") == Approx(3352).epsilon(0.001));
   CHECK_FALSE(theoretical_peak("l2_gbps", hopper, 132, 1980, 2619, 5120).has_value());
   CHECK_FALSE(theoretical_peak("launch_overhead_us", hopper, 132, 1980, 2619, 5120).has_value());
+  CHECK_FALSE(theoretical_peak("dram_latency_ns", hopper, 132, 1980, 2619, 5120).has_value());
+  CHECK_FALSE(theoretical_peak("dram_probe_gbps", hopper, 132, 1980, 2619, 5120).has_value());
   CHECK_FALSE(theoretical_peak("fp32_gflops", hopper, 132, 0, 2619, 5120).has_value());
 }
 
