@@ -16,13 +16,15 @@ mkdir -p "$OUTDIR"
 
 device_name() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$1"; }
 
-# Targets: both whole GPUs and the H200's partitions, each with the files that time it there.
+# Targets: both whole GPUs and their MPS partitions, each with the files that time it there.
 targets=(--device "$H200/devices/full.json" --device "$H100/devices/full.json")
-for p in 50 25; do
-  [[ -e $H200/devices/mps$p.json ]] || continue
-  targets+=(--device "$H200/devices/mps$p.json")
-  name=$(device_name "$H200/devices/mps$p.json")
-  for f in "$H200"/measured/mps$p-*.json; do [[ -e $f ]] && targets+=(--measured "$name=$f"); done
+for run in "$H200" "$H100"; do
+  for p in 50 25; do
+    [[ -e $run/devices/mps$p.json ]] || continue
+    targets+=(--device "$run/devices/mps$p.json")
+    name=$(device_name "$run/devices/mps$p.json")
+    for f in "$run"/measured/mps$p-*.json; do [[ -e $f ]] && targets+=(--measured "$name=$f"); done
+  done
 done
 
 for reference in h200 h100; do

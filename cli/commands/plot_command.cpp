@@ -5,6 +5,7 @@
 #include <memory>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
@@ -82,9 +83,13 @@ void run_accuracy(const PlotOptions& options) {
     throw InputError("plot accuracy: give either --validation FILE (from roofcast validate) or --profile P (a profile "
                      "with measured times)");
   std::vector<AccuracyEntry> entries;
-  std::string source_note;
+  std::string source_note, model = "thesis";
   if (!options.validation.empty()) {
-    entries = parse_validation_entries(read_text_file(options.validation), options.validation);
+    const std::string text = read_text_file(options.validation);
+    entries = parse_validation_entries(text, options.validation);
+    // parse_validation_entries has checked the document; only the model's name is read here.
+    if (const auto document = nlohmann::json::parse(text, nullptr, false); document.is_object())
+      model = document.value("model", model);
     source_note = fmt::format("from {}", std::filesystem::path(options.validation).filename().string());
   } else {
     const KernelProfile profile = load_profile(options.profile);
@@ -102,7 +107,7 @@ void run_accuracy(const PlotOptions& options) {
                               std::filesystem::path(options.profile).stem().string());
   }
   const std::string output = options.output.empty() ? "accuracy.svg" : options.output;
-  draw(accuracy_chart(entries, source_note, target_for(output)), output);
+  draw(accuracy_chart(entries, source_note, target_for(output), model), output);
 }
 
 }  // namespace

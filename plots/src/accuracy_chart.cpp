@@ -17,7 +17,7 @@ using gnuplot::DataFile;
 using gnuplot::number;
 using gnuplot::quoted;
 
-constexpr int kWidth = 1200, kHeight = 600;
+constexpr int kWidth = 1200, kHeight = 820;
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0;
@@ -44,7 +44,7 @@ std::string distribution_rows(std::vector<double> apes) {
 }  // namespace
 
 GnuplotChart accuracy_chart(const std::vector<AccuracyEntry>& entries, const std::string& source_note,
-                            const ChartTarget& target) {
+                            const ChartTarget& target, const std::string& model) {
   GnuplotChart chart;
   chart.chart_file_name = target.chart_file_name;
   const std::string stem = target.chart_file_name.substr(0, target.chart_file_name.rfind('.'));
@@ -115,35 +115,36 @@ GnuplotChart accuracy_chart(const std::vector<AccuracyEntry>& entries, const std
                                          distribution_rows(apes));
     distribution.push_back(fmt::format(
         "data index {} using 1:2 with steps lw 2 lc rgb '{}' title {}", cdf_block, color,
-        quoted(fmt::format("{}: median {:.1f} %, {:.0f} % within 25 %", devices[i], median(apes),
-                           share_within(apes, 25)))));
+        quoted(fmt::format("{}: {:.1f} % | {:.0f} %", devices[i], median(apes), share_within(apes, 25)))));
   }
   if (any_corrected)
-    scatter.push_back("keyentry with points pt 6 ps 1.6 lc rgb '#444444' title 'corrected by E_util (hollow)'");
+    scatter.push_back(fmt::format("keyentry with points pt 6 ps 1.6 lc rgb '#444444' title '{}'",
+                                  model == "thesis" ? "corrected by E_util (hollow)"
+                                                    : "calibrated on the reference device (hollow)"));
   const int all_block = data.add_block("all devices error distribution: ape_percent share_percent",
                                        distribution_rows(all_apes));
   distribution.push_back(fmt::format(
       "data index {} using 1:2 with steps lw 3.5 lc rgb '#000000' title {}", all_block,
-      quoted(fmt::format("all {}: median {:.1f} %, {:.0f} % within 25 %", entries.size(), median(all_apes),
-                         share_within(all_apes, 25)))));
+      quoted(fmt::format("all {}: {:.1f} % | {:.0f} %", entries.size(), median(all_apes), share_within(all_apes, 25)))));
 
-  const std::string title = fmt::format("Prediction accuracy (thesis model){}", title_note);
+  const std::string title = fmt::format("Prediction accuracy ({} model){}", model, title_note);
   std::string script = gnuplot::preamble(title, target, kWidth, kHeight);
   const double ape_max = std::max(50.0, std::ceil(worst * 1.1 / 10) * 10);
   script += fmt::format(
       "data = {}\n"
       "set datafile missing '?'\n"
       "set multiplot title {} font ',14'\n"
-      "set label 1 {} at screen 0.5, 0.90 center font ',10' textcolor rgb '#555555'\n\n"
+      "set label 1 {} at screen 0.5, 0.925 center font ',10' textcolor rgb '#555555'\n\n"
       "# Left: predicted vs measured time, log-log.\n"
-      "set lmargin at screen 0.07\nset rmargin at screen 0.47\nset bmargin at screen 0.11\nset tmargin at screen 0.85\n"
+      "set lmargin at screen 0.07\nset rmargin at screen 0.47\nset bmargin at screen 0.36\nset tmargin at screen 0.89\n"
       "set logscale xy 10\n"
       "set xrange [{}:{}]\nset yrange [{}:{}]\n"
       "set xtics {}\nset ytics {}\n"
       "set format x '%g'\nset format y '%g'\n"
       "set xlabel 'Measured time (ms)'\nset ylabel 'Predicted time (ms)'\n"
       "set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f4f4f4' lw 1\n"
-      "set key top left box opaque font ',10' spacing 1.1 samplen 1.5\n",
+      // Keys below the panels, where no data can be.
+      "set key at screen 0.27, screen 0.27 center top box font ',10' spacing 1.1 samplen 1.5\n",
       quoted(chart.data_file_name), quoted(title),
       quoted(fmt::format("{} predictions on {} devices. Measured times: {}", entries.size(), devices.size(),
                          source_note)),
@@ -153,7 +154,7 @@ GnuplotChart accuracy_chart(const std::vector<AccuracyEntry>& entries, const std
   script += fmt::format(
       "\n# Right: cumulative distribution of the absolute percentage error.\n"
       "unset label 1\n"
-      "set lmargin at screen 0.56\nset rmargin at screen 0.97\nset bmargin at screen 0.11\nset tmargin at screen 0.85\n"
+      "set lmargin at screen 0.56\nset rmargin at screen 0.97\nset bmargin at screen 0.36\nset tmargin at screen 0.89\n"
       "unset logscale\nset xtics auto\nset ytics auto\n"
       "set xrange [0:{}]\nset yrange [0:105]\n"
       "set format x '%g'\nset format y '%g'\n"
@@ -161,7 +162,8 @@ GnuplotChart accuracy_chart(const std::vector<AccuracyEntry>& entries, const std
       "set ylabel 'Predictions with at most this error (%)'\n"
       "set arrow 1 from 25, 0 to 25, 105 nohead dashtype 2 lc rgb '#888888'\n"
       "set label 2 '25 %' at 25, 102 left offset 0.5,0 font ',9' textcolor rgb '#666666'\n"
-      "set key bottom right box opaque font ',10' spacing 1.1 samplen 1.5\n",
+      "set key at screen 0.765, screen 0.27 center top box font ',10' spacing 1.1 samplen 1.5 "
+      "title 'median APE | within 25 %'\n",
       number(ape_max));
   script += gnuplot::plot_command(distribution);
   script += "unset multiplot\n";

@@ -82,7 +82,7 @@ TEST_CASE("accuracy chart: points at (measured, predicted), per-device distribut
   const RenderedSvg svg = render_svg(chart);
   const std::string text = svg_text(*svg.root);
   for (const char* expected : {"H100", "H200 MPS 50%", "within 25 %", "predicted = measured", "test file",
-                               "H100: median 10.0 %, 100 % within 25 %", "all 3: median 20.0 %, 67 % within 25 %"})
+                               "H100: 10.0 % | 100 %", "all 3: 20.0 % | 67 %", "median APE | within 25 %"})
     CHECK_THAT(text, Catch::Contains(expected));
   // The H200 MPS point sits at (2 ms measured, 4 ms predicted) on the log-log panel.
   const std::string left_panel = chart.script.substr(0, chart.script.find("# Right:"));

@@ -1,7 +1,7 @@
 # Prediction accuracy (thesis model)
 # Written by roofcast. Restyle it by editing this script, then rerun it from its folder:
 #   gnuplot 'h200-to-h100.png'      (or: gnuplot -e "output_file='other.svg'" ...)
-set terminal pngcairo size 1200,600 noenhanced font 'Sans,10' background rgb 'white'
+set terminal pngcairo size 1200,820 noenhanced font 'Sans,10' background rgb 'white'
 if (!exists('output_file')) output_file = 'h200-to-h100.png'
 set output output_file
 set encoding utf8
@@ -9,13 +9,13 @@ set encoding utf8
 data = 'h200-to-h100.dat'
 set datafile missing '?'
 set multiplot title 'Prediction accuracy (thesis model)' font ',14'
-set label 1 '78 predictions on 2 devices. Measured times: from h200-to-h100.json' at screen 0.5, 0.90 center font ',10' textcolor rgb '#555555'
+set label 1 '78 predictions on 2 devices. Measured times: from h200-to-h100.json' at screen 0.5, 0.925 center font ',10' textcolor rgb '#555555'
 
 # Left: predicted vs measured time, log-log.
 set lmargin at screen 0.07
 set rmargin at screen 0.47
-set bmargin at screen 0.11
-set tmargin at screen 0.85
+set bmargin at screen 0.36
+set tmargin at screen 0.89
 set logscale xy 10
 set xrange [3.16228e-05:177.828]
 set yrange [3.16228e-05:177.828]
@@ -26,7 +26,7 @@ set format y '%g'
 set xlabel 'Measured time (ms)'
 set ylabel 'Predicted time (ms)'
 set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f4f4f4' lw 1
-set key top left box opaque font ',10' spacing 1.1 samplen 1.5
+set key at screen 0.27, screen 0.27 center top box font ',10' spacing 1.1 samplen 1.5
 plot data index 0 using 1:2:3 with filledcurves lc rgb '#e8e8e8' title 'within 25 %', \
      data index 0 using 1:1 with lines lw 1.5 lc rgb '#444444' title 'predicted = measured', \
      data index 1 using 1:2 with points pt 7 ps 1.6 lc rgb '#0072b2' title 'NVIDIA H200', \
@@ -39,8 +39,8 @@ plot data index 0 using 1:2:3 with filledcurves lc rgb '#e8e8e8' title 'within 2
 unset label 1
 set lmargin at screen 0.56
 set rmargin at screen 0.97
-set bmargin at screen 0.11
-set tmargin at screen 0.85
+set bmargin at screen 0.36
+set tmargin at screen 0.89
 unset logscale
 set xtics auto
 set ytics auto
@@ -52,8 +52,8 @@ set xlabel 'Absolute percentage error |predicted - measured| / measured (%)'
 set ylabel 'Predictions with at most this error (%)'
 set arrow 1 from 25, 0 to 25, 105 nohead dashtype 2 lc rgb '#888888'
 set label 2 '25 %' at 25, 102 left offset 0.5,0 font ',9' textcolor rgb '#666666'
-set key bottom right box opaque font ',10' spacing 1.1 samplen 1.5
-plot data index 2 using 1:2 with steps lw 2 lc rgb '#0072b2' title 'NVIDIA H200: median 12.2 %, 67 % within 25 %', \
-     data index 4 using 1:2 with steps lw 2 lc rgb '#d55e00' title 'NVIDIA H100 80GB HBM3: median 6.9 %, 74 % within 25 %', \
-     data index 5 using 1:2 with steps lw 3.5 lc rgb '#000000' title 'all 78: median 10.0 %, 71 % within 25 %'
+set key at screen 0.765, screen 0.27 center top box font ',10' spacing 1.1 samplen 1.5 title 'median APE | within 25 %'
+plot data index 2 using 1:2 with steps lw 2 lc rgb '#0072b2' title 'NVIDIA H200: 12.2 % | 67 %', \
+     data index 4 using 1:2 with steps lw 2 lc rgb '#d55e00' title 'NVIDIA H100 80GB HBM3: 6.9 % | 74 %', \
+     data index 5 using 1:2 with steps lw 3.5 lc rgb '#000000' title 'all 78: 10.0 % | 71 %'
 unset multiplot
