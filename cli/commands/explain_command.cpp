@@ -18,7 +18,7 @@ struct ExplainOptions {
   std::string profile;
   std::string kernel;
   std::string device;
-  std::string model = "thesis";
+  std::string model = "pipes";
 };
 
 const KernelRecord& find_kernel(const KernelProfile& profile, const ExplainOptions& options) {

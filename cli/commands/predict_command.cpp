@@ -22,7 +22,7 @@ struct PredictOptions {
   bool utilization_correction = false;
   std::string reference_device;
   std::string format = "table";
-  std::string model = "thesis";
+  std::string model = "pipes";
 };
 
 DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOptions& options,

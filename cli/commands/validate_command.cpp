@@ -34,7 +34,7 @@ struct ValidateOptions {
   bool allow_missing = false;
   std::string output;
   std::string markdown;
-  std::string model = "thesis";
+  std::string model = "pipes";
   bool ablation = false;
 };
 
@@ -124,7 +124,7 @@ std::string command_line(const ValidateOptions& o) {
   if (o.allow_missing) words.push_back("--allow-missing");
   if (!o.output.empty()) add("--output", {o.output});
   if (!o.markdown.empty()) add("--markdown", {o.markdown});
-  if (o.model != "thesis") add("--model", {o.model});
+  add("--model", {o.model});
   if (o.ablation) words.push_back("--ablation");
   return fmt::format("{}", fmt::join(words, " "));
 }

@@ -89,7 +89,7 @@ TEST_CASE("zero DRAM traffic predicts a compute-bound kernel") {
   counters.replace(counters.find("\"dram_read_transactions\": 40"), 28, "\"dram_read_transactions\": 0");
   counters.replace(counters.find("\"dram_write_transactions\": 8"), 28, "\"dram_write_transactions\": 0");
   const auto file = temporary_file("nodram.json", profile_with_counters(counters));
-  const auto result = run_roofcast({"predict", "--profile", file, "--device", "GTX-480", "--format", "json"});
+  const auto result = run_roofcast({"predict", "--model", "thesis", "--profile", file, "--device", "GTX-480", "--format", "json"});
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   CHECK_THAT(result.out, Catch::Contains("\"bound\": \"compute\"") && Catch::Contains("\"O_krn\": null"));

@@ -8,7 +8,7 @@
 using roofcast::testing::run_roofcast;
 
 TEST_CASE("predict --format json follows formats.md") {
-  const auto result = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "GTX-660", "--format", "json"});
+  const auto result = run_roofcast({"predict", "--model", "thesis", "--profile", "thesis-redblack", "--device", "GTX-660", "--format", "json"});
   REQUIRE(result.exit_code == 0);
   CHECK(result.err.empty());
   const auto document = nlohmann::json::parse(result.out);
@@ -31,7 +31,7 @@ TEST_CASE("predict --format json follows formats.md") {
 }
 
 TEST_CASE("predict with no device predicts on every bundled device, as a table by default") {
-  const auto result = run_roofcast({"predict", "--profile", "thesis-rodinia"});
+  const auto result = run_roofcast({"predict", "--model", "thesis", "--profile", "thesis-rodinia"});
   REQUIRE(result.exit_code == 0);
   for (const char* text : {"GTX-480", "GTX-660", "GTX-960", "GTX-1060 6GB", "Tesla M2050", "Tesla K20c", "lct-gic",
                            "Totals per device", "E_instr %"})
@@ -39,14 +39,14 @@ TEST_CASE("predict with no device predicts on every bundled device, as a table b
 }
 
 TEST_CASE("predict --format csv has one row per kernel and device") {
-  const auto result = run_roofcast({"predict", "--profile", "thesis-rodinia", "--all-devices", "--format", "csv"});
+  const auto result = run_roofcast({"predict", "--model", "thesis", "--profile", "thesis-rodinia", "--all-devices", "--format", "csv"});
   REQUIRE(result.exit_code == 0);
   CHECK(std::count(result.out.begin(), result.out.end(), '\n') == 1 + 28 * 6);
   CHECK_THAT(result.out, Catch::StartsWith("kernel,device,K_type,bound,predicted_ms"));
 }
 
 TEST_CASE("predict --utilization-correction reproduces the reference device's measured time") {
-  const auto result = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "GTX-480",
+  const auto result = run_roofcast({"predict", "--model", "thesis", "--profile", "thesis-redblack", "--device", "GTX-480",
                                     "--utilization-correction", "--format", "json"});
   REQUIRE(result.exit_code == 0);
   const auto p = nlohmann::json::parse(result.out)["predictions"][0];
@@ -66,7 +66,7 @@ TEST_CASE("a device profile file works as --device") {
 }
 
 TEST_CASE("explain walks through every intermediate value") {
-  const auto result = run_roofcast({"explain", "--profile", "thesis-redblack", "--device", "GTX-660"});
+  const auto result = run_roofcast({"explain", "--model", "thesis", "--profile", "thesis-redblack", "--device", "GTX-660"});
   REQUIRE(result.exit_code == 0);
   for (const char* text : {"E_mix   = 57.69 %", "D_ops   = 12.15 %", "E_instr = C_op / (C_op + C_ldst + C_other) = 55.89 %",
                            "compute bound", "34.803 ms", "-0.14 %"})
@@ -98,6 +98,15 @@ TEST_CASE("explain --model pipes walks through the multi-pipeline model") {
   for (const char* text : {"Multi-pipeline model", "fp64 pipe", "memory   DRAM", "limiter: DRAM",
                            "pipes derived from the thesis' instruction classes"})
     CHECK_THAT(result.out, Catch::Contains(text));
+}
+
+TEST_CASE("the multi-pipeline model is the default; --model thesis keeps the thesis model") {
+  const auto pipes = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "GTX-660"});
+  REQUIRE(pipes.exit_code == 0);
+  CHECK_THAT(pipes.out, Catch::Contains("model: pipes") && Catch::Contains("limiter"));
+  const auto thesis = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "GTX-660", "--model", "thesis"});
+  REQUIRE(thesis.exit_code == 0);
+  CHECK_THAT(thesis.out, Catch::Contains("model: thesis") && Catch::Contains("34.803"));
 }
 
 TEST_CASE("devices lists the six thesis GPUs") {

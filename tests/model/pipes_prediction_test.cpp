@@ -183,3 +183,20 @@ TEST_CASE("ablation: the thesis model, the pipes model and one variant per term"
   CHECK(variants[1].name == "pipes");
   CHECK(variants[2].name == "pipes without pipes");
 }
+
+TEST_CASE("pipes model reads the counters as GH100 names them") {
+  // The FMA pipe is its two halves; fp16 work is pipe_fma_type_fp16; atomics are SASS-patched counters.
+  const auto k = pipe_kernel({{"smsp__inst_executed_pipe_fmaheavy.sum", 3e8},
+                              {"smsp__inst_executed_pipe_fmalite.sum", 2e8},
+                              {"smsp__inst_executed_pipe_fma_type_fp16.sum", 7},
+                              {"smsp__sass_inst_executed_op_global_atom.sum", 5},
+                              {"smsp__sass_inst_executed_op_global_red.sum", 6},
+                              {"smsp__sass_inst_executed_op_shared_atom.sum", 2}},
+                             0, 0);
+  const auto w = predict_pipes(k, round_device()).work;
+  CHECK(w.pipe_instructions.at("fma") == 5e8);
+  CHECK(w.pipe_instructions.at("fmaheavy") == 3e8);
+  CHECK(w.pipe_instructions.at("fp16") == 7);
+  CHECK(w.global_atomic_instructions == 11);
+  CHECK(w.shared_atomic_instructions == 2);
+}

@@ -160,7 +160,7 @@ TEST_CASE("plot accuracy draws the validation file that roofcast validate writes
   const auto folder = fresh_folder("validate");
   const auto validation = folder / "validation.json";
   const auto validate = run_roofcast(
-      {"validate", "--reference-profile", "thesis-redblack", "--all-devices", "--output", validation.string()});
+      {"validate", "--model", "thesis", "--reference-profile", "thesis-redblack", "--all-devices", "--output", validation.string()});
   INFO(validate.err);
   REQUIRE(validate.exit_code == 0);
   const auto result = run_roofcast(

@@ -51,7 +51,7 @@ TEST_CASE("validate checks the bundled red/black SOR data against its six measur
   const auto folder = std::filesystem::path(temporary_file("placeholder", "")).parent_path();
   const std::string json_path = (folder / "validation.json").string();
   const std::string markdown_path = (folder / "validation.md").string();
-  const auto result = run_roofcast({"validate", "--reference-profile", "thesis-redblack", "--all-devices",
+  const auto result = run_roofcast({"validate", "--model", "thesis", "--reference-profile", "thesis-redblack", "--all-devices",
                                     "--output", json_path, "--markdown", markdown_path});
   INFO(result.err);
   REQUIRE(result.exit_code == 0);

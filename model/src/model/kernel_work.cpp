@@ -10,15 +10,17 @@ namespace {
 constexpr double kSectorBytes = 32;
 constexpr double kWarpSize = 32;
 
-// Counter names as CUPTI/ncu spell them on sm_70 and later.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kPipeCounters{{
-    {"fma", "smsp__inst_executed_pipe_fma.sum"},
+// Counter names as CUPTI/ncu spell them on sm_70 and later; where a chip names a pipe
+// otherwise (GH100: fp16 work is pipe_fma_type_fp16), the alternatives follow.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kPipeCounters{{
     {"fmaheavy", "smsp__inst_executed_pipe_fmaheavy.sum"},
     {"alu", "smsp__inst_executed_pipe_alu.sum"},
     {"fp64", "smsp__inst_executed_pipe_fp64.sum"},
     {"fp16", "smsp__inst_executed_pipe_fp16.sum"},
+    {"fp16", "smsp__inst_executed_pipe_fma_type_fp16.sum"},
     {"xu", "smsp__inst_executed_pipe_xu.sum"},
     {"lsu", "smsp__inst_executed_pipe_lsu.sum"},
+    {"fma", "smsp__inst_executed_pipe_fma.sum"},
 }};
 constexpr std::string_view kTensorOpsPrefix = "sm__ops_path_tensor_src_";
 
@@ -42,13 +44,22 @@ void add_measured_counters(const KernelCounters& counters, KernelWork& work) {
   const auto& extra = counters.extra;
   for (const auto& [pipe, counter] : kPipeCounters)
     if (has(extra, counter)) work.pipe_instructions[std::string(pipe)] = value_or(extra, counter);
+  // The FMA pipe is its two halves; the collector records the halves, not their sum.
+  if (!work.pipe_instructions.contains("fma") && has(extra, "smsp__inst_executed_pipe_fmaheavy.sum") &&
+      has(extra, "smsp__inst_executed_pipe_fmalite.sum"))
+    work.pipe_instructions["fma"] =
+        value_or(extra, "smsp__inst_executed_pipe_fmaheavy.sum") + value_or(extra, "smsp__inst_executed_pipe_fmalite.sum");
   for (const auto& [name, value] : extra)
     if (name.starts_with(kTensorOpsPrefix) && name.ends_with(".sum")) work.tensor_ops[tensor_source_type(name)] += value;
   work.shared_wavefronts = value_or(extra, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") +
                            value_or(extra, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
-  work.global_atomic_instructions = value_or(extra, "smsp__inst_executed_op_global_atom.sum") +
-                                    value_or(extra, "smsp__inst_executed_op_global_red.sum");
-  work.shared_atomic_instructions = value_or(extra, "smsp__inst_executed_op_shared_atom.sum");
+  // Hardware counters where the chip has them, else the SASS-patched ones (GH100).
+  for (const char* prefix : {"smsp__inst_executed_op_", "smsp__sass_inst_executed_op_"}) {
+    const std::string p(prefix);
+    if (work.global_atomic_instructions == 0)
+      work.global_atomic_instructions = value_or(extra, p + "global_atom.sum") + value_or(extra, p + "global_red.sum");
+    if (work.shared_atomic_instructions == 0) work.shared_atomic_instructions = value_or(extra, p + "shared_atom.sum");
+  }
   // Only the SMs' requests to L2 (what the L2 characterizer measures), not the L2's own
   // fills and evictions that lts__t_bytes also counts.
   for (const char* op : {"read", "write", "atom", "red"})
