@@ -44,14 +44,6 @@ DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOp
   }
 }
 
-std::optional<double> measured_on(const KernelRecord& kernel, const std::string& device,
-                                  const std::string& reference_device) {
-  if (const auto it = kernel.measured_ms_by_device.find(device); it != kernel.measured_ms_by_device.end())
-    return it->second;
-  if (device == reference_device && kernel.measured_ms) return kernel.measured_ms;
-  return std::nullopt;
-}
-
 void run_predict_pipes(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
                        const DeviceProfile* reference, const PredictOptions& options) {
   std::vector<PipesKernelPrediction> predictions;

@@ -244,19 +244,21 @@ TransferRecord parse_transfer(const Field& transfer) {
   return record;
 }
 
+// The occupancy limits' keys in the device profile's `device` object.
+constexpr std::pair<const char*, double OccupancyLimits::*> kOccupancyFields[] = {
+    {"max_threads_per_sm", &OccupancyLimits::max_threads_per_sm},
+    {"max_blocks_per_sm", &OccupancyLimits::max_blocks_per_sm},
+    {"registers_per_sm", &OccupancyLimits::registers_per_sm},
+    {"register_allocation_unit", &OccupancyLimits::register_allocation_unit},
+    {"shared_bytes_per_sm", &OccupancyLimits::shared_bytes_per_sm},
+    {"reserved_shared_bytes_per_block", &OccupancyLimits::reserved_shared_bytes_per_block},
+    {"shared_allocation_unit", &OccupancyLimits::shared_allocation_unit},
+};
+
 OccupancyLimits parse_occupancy_limits(const Field& device) {
   OccupancyLimits limits;
-  const std::pair<const char*, double*> fields[] = {
-      {"max_threads_per_sm", &limits.max_threads_per_sm},
-      {"max_blocks_per_sm", &limits.max_blocks_per_sm},
-      {"registers_per_sm", &limits.registers_per_sm},
-      {"register_allocation_unit", &limits.register_allocation_unit},
-      {"shared_bytes_per_sm", &limits.shared_bytes_per_sm},
-      {"reserved_shared_bytes_per_block", &limits.reserved_shared_bytes_per_block},
-      {"shared_allocation_unit", &limits.shared_allocation_unit},
-  };
-  for (const auto& [key, value] : fields)
-    if (device.has(key)) *value = device.member(key).non_negative();
+  for (const auto& [key, member] : kOccupancyFields)
+    if (device.has(key)) limits.*member = device.member(key).non_negative();
   return limits;
 }
 
@@ -359,18 +361,8 @@ json to_json(const DeviceProfile& device) {
     result["roofline_sweep"] = sweep;
   }
   if (device.sm_count > 0) result["device"] = {{"sm_count", device.sm_count}};
-  const OccupancyLimits& o = device.occupancy;
-  const std::pair<const char*, double> limits[] = {
-      {"max_threads_per_sm", o.max_threads_per_sm},
-      {"max_blocks_per_sm", o.max_blocks_per_sm},
-      {"registers_per_sm", o.registers_per_sm},
-      {"register_allocation_unit", o.register_allocation_unit},
-      {"shared_bytes_per_sm", o.shared_bytes_per_sm},
-      {"reserved_shared_bytes_per_block", o.reserved_shared_bytes_per_block},
-      {"shared_allocation_unit", o.shared_allocation_unit},
-  };
-  for (const auto& [key, value] : limits)
-    if (value > 0) result["device"][key] = value;
+  for (const auto& [key, member] : kOccupancyFields)
+    if (device.occupancy.*member > 0) result["device"][key] = device.occupancy.*member;
   if (device.sm_clock_mhz > 0) result["clocks"] = {{"sm_clock_mhz_in_kernel", device.sm_clock_mhz}};
   for (const auto& [key, fit] : device.transfers)
     result["transfers"][key] = {{"bandwidth_gbps", fit.bandwidth_gbps}, {"latency_us", fit.latency_us}};

@@ -2,8 +2,6 @@
 
 namespace roofcast {
 
-namespace {
-
 std::optional<double> measured_on(const KernelRecord& kernel, const std::string& device,
                                   const std::string& reference_device) {
   if (const auto it = kernel.measured_ms_by_device.find(device); it != kernel.measured_ms_by_device.end())
@@ -11,8 +9,6 @@ std::optional<double> measured_on(const KernelRecord& kernel, const std::string&
   if (device == reference_device && kernel.measured_ms) return kernel.measured_ms;
   return std::nullopt;
 }
-
-}  // namespace
 
 ProfilePrediction predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
                                   const DeviceProfile* reference) {

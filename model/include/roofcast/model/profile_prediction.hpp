@@ -37,6 +37,11 @@ struct ProfilePrediction {
   std::vector<DeviceTotal> totals;        // one per device, in the order given
 };
 
+// The kernel's measured time on `device`: from measured_ms_by_device, or its measured_ms when
+// `device` is the profile's reference device; nullopt when not measured there.
+std::optional<double> measured_on(const KernelRecord& kernel, const std::string& device,
+                                  const std::string& reference_device);
+
 // Predicts every kernel of `profile` on every device. With `reference` (the profile's
 // reference device), applies the utilization correction (thesis eq. 5.13) to each kernel
 // that has a measured time on it.
