@@ -23,6 +23,9 @@ std::vector<Measurement> characterize_pipes(const Context& context);
 std::vector<Measurement> characterize_atomics(const Context& context);
 // WMMA fp16 and bf16 with fp32 accumulation; mma.sync tf32, fp64 and int8 (CUDA only).
 std::vector<Measurement> characterize_tensor_cores(const Context& context);
+// wgmma fp16, bf16, tf32 and int8 on compute capability 9.0 (tensor_wgmma.cu, built only for
+// sm_90a: ROOFCAST_HAVE_WGMMA). Failures go to `problems`, the other precisions still report.
+std::vector<Measurement> characterize_wgmma_tensor_cores(const Context& context, std::vector<std::string>& problems);
 // L1 and L2 read bandwidth.
 std::vector<Measurement> characterize_caches(const Context& context);
 // DRAM read-only, write-only and copy kernels, and the runtime's device-to-device copy.

@@ -60,7 +60,12 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   NvmlClockSampler nvml(result.device.pci_bus_id);
 
   const int sweep_points = roofline_point_count(context);
-  const int total_steps = 11 + sweep_points;
+#if ROOFCAST_HAVE_WGMMA
+  constexpr int kWgmmaSteps = 1;
+#else
+  constexpr int kWgmmaSteps = 0;
+#endif
+  const int total_steps = 11 + kWgmmaSteps + sweep_points;
   int done = 0;
   auto step = [&](const std::string& name) { progress(done++, total_steps, name); };
   // One failing characterizer does not lose the others' results: it is recorded and reported.
@@ -81,6 +86,9 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   run_group("pipe issue rates", [&] { return characterize_pipes(context); });
   run_group("atomics", [&] { return characterize_atomics(context); });
   run_group("tensor cores", [&] { return characterize_tensor_cores(context); });
+#if ROOFCAST_HAVE_WGMMA
+  run_group("tensor cores (wgmma)", [&] { return characterize_wgmma_tensor_cores(context, result.problems); });
+#endif
   run_group("L1 and L2", [&] { return characterize_caches(context); });
   run_group("DRAM", [&] { return characterize_dram(context); });
   run_group("DRAM latency", [&] { return characterize_memory_parallelism(context); });

@@ -68,12 +68,15 @@ std::optional<double> theoretical_peak(std::string_view key, const ArchitectureR
   else if (key == "shared_ldst64_gops") per_sm_per_clock = r.shared_bytes_per_clock / 8;
   else if (key == "shared_ldst128_gops") per_sm_per_clock = r.shared_bytes_per_clock / 16;
   else if (key == "l1_gbps") per_sm_per_clock = r.l1_bytes_per_clock;
-  else if (key == "tensor_fp16_gflops") per_sm_per_clock = r.tensor_fp16_flops_per_clock;
-  else if (key == "tensor_bf16_gflops") per_sm_per_clock = r.tensor_bf16_flops_per_clock;
+  // The wgmma keys (sm_90) compare against the same dense rates as the mma.sync ones.
+  else if (key == "tensor_fp16_gflops" || key == "tensor_wgmma_fp16_gflops")
+    per_sm_per_clock = r.tensor_fp16_flops_per_clock;
+  else if (key == "tensor_bf16_gflops" || key == "tensor_wgmma_bf16_gflops")
+    per_sm_per_clock = r.tensor_bf16_flops_per_clock;
   else if (const auto pipes = pipe_rates(r.arch)) {
-    if (key == "tensor_tf32_gflops") per_sm_per_clock = pipes->tensor_tf32_flops;
+    if (key == "tensor_tf32_gflops" || key == "tensor_wgmma_tf32_gflops") per_sm_per_clock = pipes->tensor_tf32_flops;
     else if (key == "tensor_fp64_gflops") per_sm_per_clock = pipes->tensor_fp64_flops;
-    else if (key == "tensor_int8_giops") per_sm_per_clock = pipes->tensor_int8_ops;
+    else if (key == "tensor_int8_giops" || key == "tensor_wgmma_int8_giops") per_sm_per_clock = pipes->tensor_int8_ops;
     // "pipe_<name>_gwips": warp instructions per clock per SM
     else if (starts_with(key, "pipe_") && key.size() > 11 && key.substr(key.size() - 6) == "_gwips")
       per_sm_per_clock = pipe_warp_instructions_per_clock(r.arch, key.substr(5, key.size() - 11)).value_or(0);

@@ -61,6 +61,18 @@ TEST_CASE("roofcast bench --quick characterizes this GPU") {
   CHECK(measurements.at("kernel_floor_us").at("value").at("median").get<double>() <
         measurements.at("launch_overhead_us").at("value").at("median").get<double>() * 2);
   const auto& device = json.at("device");
+  // Hopper: wgmma reaches the dense tensor peak that mma.sync cannot (it stops near two thirds).
+  if (device.at("arch") == "sm_90") {
+    for (const char* key : {"tensor_wgmma_fp16_gflops"}) {
+      INFO(key);
+      REQUIRE(fraction.contains(key));
+      const double ratio = fraction.at(key).get<double>();
+      INFO("wgmma " << key << ": measured " << measurements.at(key).at("value").at("median").get<double>()
+                    << " GFLOP/s, " << 100 * ratio << " % of the dense tensor peak at the measured clock (needs >= 95 %)");
+      CHECK(ratio >= 0.95);
+      CHECK(ratio < 1.02);
+    }
+  }
   for (const char* key : {"max_threads_per_sm", "warps_per_sm", "shared_bytes_per_sm"}) {
     INFO(key);
     CHECK(device.at(key).get<int>() > 0);

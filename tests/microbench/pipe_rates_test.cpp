@@ -56,6 +56,11 @@ TEST_CASE("the pipe and tensor keys get theoretical peaks from the clock and SMs
   CHECK(*peak("tensor_tf32_gflops") == Approx(2048 * 132 * 2.0));
   CHECK(*peak("tensor_fp64_gflops") == Approx(256 * 132 * 2.0));
   CHECK(*peak("tensor_int8_giops") == Approx(8192 * 132 * 2.0));
+  // wgmma keys: the same dense rates as the mma.sync ones (989 TFLOP/s fp16 at 132 SMs x 1830 MHz).
+  CHECK(*peak("tensor_wgmma_fp16_gflops") == Approx(4096 * 132 * 2.0));
+  CHECK(*peak("tensor_wgmma_bf16_gflops") == Approx(4096 * 132 * 2.0));
+  CHECK(*peak("tensor_wgmma_tf32_gflops") == Approx(2048 * 132 * 2.0));
+  CHECK(*peak("tensor_wgmma_int8_giops") == Approx(8192 * 132 * 2.0));
   CHECK_FALSE(peak("pipe_unknown_gwips").has_value());
   CHECK_FALSE(peak("pipe__gwips").has_value());
   CHECK_FALSE(peak("atomic_global_gops").has_value());
