@@ -200,3 +200,17 @@ TEST_CASE("pipes model reads the counters as GH100 names them") {
   CHECK(w.global_atomic_instructions == 11);
   CHECK(w.shared_atomic_instructions == 2);
 }
+
+TEST_CASE("pipes model: wgmma kernels cost the wgmma peak, mma.sync kernels the mma.sync peak") {
+  DeviceProfile device = round_device();
+  device.extra_throughput["tensor_wgmma_bf16_gflops"] = 1000000;  // twice the mma.sync peak
+  auto k = pipe_kernel({{"sm__ops_path_tensor_src_bf16_dst_fp32.sum", 1e12},
+                        {"smsp__inst_executed_pipe_tensor_op_gmma.sum", 100},
+                        {"smsp__inst_executed_pipe_tensor_op_hmma.sum", 10},
+                        {"smsp__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum", 10}},
+                       0, 0);
+  CHECK(cost_of(predict_pipes(k, device), "tensor bf16") == Approx(1.0));  // 1e12 at 1000 TFLOP/s
+  std::get<KernelCounters>(k.description).extra["smsp__inst_executed_pipe_tensor_op_gmma.sum"] = 0;
+  std::get<KernelCounters>(k.description).extra["smsp__inst_executed_pipe_tensor_op_hmma.sum"] = 1000;
+  CHECK(cost_of(predict_pipes(k, device), "tensor bf16") == Approx(2.0));  // at 500 TFLOP/s
+}

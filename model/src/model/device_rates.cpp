@@ -56,6 +56,9 @@ DeviceRates device_rates_of(const DeviceProfile& device) {
   for (const auto& [type, key] : kTensorPeaks) {
     const double peak = extra_or(device, std::string(key));
     if (peak > 0) rates.tensor_gops[std::string(type)] = peak;
+    // "tensor_fp16_gflops" -> "tensor_wgmma_fp16_gflops"
+    const double wgmma = extra_or(device, "tensor_wgmma_" + std::string(key.substr(7)));
+    if (wgmma > 0) rates.tensor_wgmma_gops[std::string(type)] = wgmma;
   }
 
   // A conflict-free 32-bit shared load or store of a warp is one wavefront.

@@ -51,6 +51,12 @@ void add_measured_counters(const KernelCounters& counters, KernelWork& work) {
         value_or(extra, "smsp__inst_executed_pipe_fmaheavy.sum") + value_or(extra, "smsp__inst_executed_pipe_fmalite.sum");
   for (const auto& [name, value] : extra)
     if (name.starts_with(kTensorOpsPrefix) && name.ends_with(".sum")) work.tensor_ops[tensor_source_type(name)] += value;
+  // HMMA also counts the HFMA2.MMA moves the compiler uses for constants: not tensor work.
+  const double mma_sync = value_or(extra, "smsp__inst_executed_pipe_tensor_op_hmma.sum") -
+                          value_or(extra, "smsp__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum") +
+                          value_or(extra, "smsp__inst_executed_pipe_tensor_op_imma.sum") +
+                          value_or(extra, "smsp__inst_executed_pipe_tensor_op_dmma.sum");
+  work.tensor_via_wgmma = value_or(extra, "smsp__inst_executed_pipe_tensor_op_gmma.sum") > mma_sync;
   work.shared_wavefronts = value_or(extra, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") +
                            value_or(extra, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
   // Hardware counters where the chip has them, else the SASS-patched ones (GH100).

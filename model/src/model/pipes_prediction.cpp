@@ -51,8 +51,11 @@ void add_compute_costs(const KernelWork& work, const DeviceRates& rates, const P
   if (terms.tensor) {
     for (const auto& [type, ops] : work.tensor_ops) {
       if (ops <= 0) continue;
-      const auto peak = rates.tensor_gops.find(type);
-      if (peak == rates.tensor_gops.end()) {
+      // wgmma kernels at the wgmma peak where the device has one, else at the mma.sync peak.
+      const auto& peaks = work.tensor_via_wgmma && rates.tensor_wgmma_gops.contains(type) ? rates.tensor_wgmma_gops
+                                                                                           : rates.tensor_gops;
+      const auto peak = peaks.find(type);
+      if (peak == peaks.end()) {
         p.notes.push_back("no " + type + " tensor peak on this device: those tensor operations not costed");
         continue;
       }

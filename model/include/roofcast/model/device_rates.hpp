@@ -15,7 +15,8 @@ namespace roofcast {
 struct DeviceRates {
   std::map<std::string, double> pipe_gwips;     // billions of warp instructions per second, per pipe
   double issue_gwips = 0;                       // the schedulers' issue limit
-  std::map<std::string, double> tensor_gops;    // tensor-core operations per second (G), by source type
+  std::map<std::string, double> tensor_gops;    // tensor-core operations per second (G), by source type: mma.sync
+  std::map<std::string, double> tensor_wgmma_gops;  // the same through Hopper wgmma, where measured
   double shared_wavefronts_gps = 0;             // billions of shared-memory wavefronts per second
   double global_atomics_gops = 0;               // thread-level atomics per second (G)
   double shared_atomics_gops = 0;

@@ -15,6 +15,9 @@ struct KernelWork {
   std::map<std::string, double> pipe_instructions;
   double warp_instructions = 0;          // every warp instruction issued
   std::map<std::string, double> tensor_ops;  // tensor-core operations by source type: "fp16", "bf16", "tf32", "fp64", "int8", "fp8"
+  // True when the kernel's tensor work is Hopper wgmma (GMMA) rather than mma.sync (HMMA/IMMA/
+  // DMMA): wgmma reaches a higher peak, measured separately.
+  bool tensor_via_wgmma = false;
   double shared_wavefronts = 0;          // shared-memory wavefronts, bank conflicts included
   double global_atomic_instructions = 0;  // warp-level atomics and reductions to global memory
   double shared_atomic_instructions = 0;
