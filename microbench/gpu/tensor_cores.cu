@@ -141,6 +141,7 @@ Measurement measure_tensor(const Context& context, const char* key, const char* 
 // every element of A and B holds the same value, so every element of D after n steps is
 // c + n * K * a * b, checked for every element the kernel wrote.
 struct MmaTf32 {  // m16n8k8, tf32 inputs, f32 accumulate: SASS HMMA.1688.F32.TF32
+  static constexpr int kAccumulators = ::roofcast::gpu::kAccumulators;
   static constexpr const char* kKey = "tensor_tf32_gflops";
   static constexpr const char* kLabel = "Tensor tf32 (mma.sync m16n8k8)";
   static constexpr const char* kUnit = "GFLOP/s";
@@ -161,6 +162,7 @@ struct MmaTf32 {  // m16n8k8, tf32 inputs, f32 accumulate: SASS HMMA.1688.F32.TF
 };
 
 struct MmaFp64 {  // m8n8k4, f64: SASS DMMA.884
+  static constexpr int kAccumulators = ::roofcast::gpu::kAccumulators;
   static constexpr const char* kKey = "tensor_fp64_gflops";
   static constexpr const char* kLabel = "Tensor fp64 (mma.sync m8n8k4)";
   static constexpr const char* kUnit = "GFLOP/s";
@@ -182,6 +184,7 @@ struct MmaFp64 {  // m8n8k4, f64: SASS DMMA.884
 
 // sm_90 adds f64 shapes of 16 x 8 (PTX 7.8); m8n8k4 reaches only half the DMMA rate there.
 struct MmaFp64Sm90 {  // m16n8k16, f64: SASS DMMA.16816 (or a sequence of DMMA)
+  static constexpr int kAccumulators = 8;  // DMMA's latency wants more independent chains
   static constexpr const char* kKey = "tensor_fp64_gflops";
   static constexpr const char* kLabel = "Tensor fp64 (mma.sync m16n8k16)";
   static constexpr const char* kUnit = "GFLOP/s";
@@ -206,6 +209,7 @@ struct MmaFp64Sm90 {  // m16n8k16, f64: SASS DMMA.16816 (or a sequence of DMMA)
 };
 
 struct MmaInt8 {  // m16n8k32, s8 inputs, s32 accumulate: SASS IMMA.16832.S8.S8
+  static constexpr int kAccumulators = ::roofcast::gpu::kAccumulators;
   static constexpr const char* kKey = "tensor_int8_giops";
   static constexpr const char* kLabel = "Tensor int8 (mma.sync m16n8k32)";
   static constexpr const char* kUnit = "GIOP/s";
@@ -229,22 +233,22 @@ template <typename Mma, typename Bits>
 __global__ void __launch_bounds__(kThreads) mma_kernel(Bits a, Bits b, typename Mma::Acc* out, int trips,
                                                        BlockClock* clocks) {
   record_block_start(clocks);
-  typename Mma::Acc d[kAccumulators][Mma::kAccRegs];
+  typename Mma::Acc d[Mma::kAccumulators][Mma::kAccRegs];
 #pragma unroll
-  for (int i = 0; i < kAccumulators; ++i)
+  for (int i = 0; i < Mma::kAccumulators; ++i)
 #pragma unroll
     for (int r = 0; r < Mma::kAccRegs; ++r) d[i][r] = static_cast<typename Mma::Acc>(i);
   for (int trip = 0; trip < trips; ++trip) {
 #pragma unroll
     for (int s = 0; s < kStepsPerTrip; ++s)
 #pragma unroll
-      for (int i = 0; i < kAccumulators; ++i) Mma::step(d[i], a, b);
+      for (int i = 0; i < Mma::kAccumulators; ++i) Mma::step(d[i], a, b);
   }
   const size_t thread = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
 #pragma unroll
-  for (int i = 0; i < kAccumulators; ++i)
+  for (int i = 0; i < Mma::kAccumulators; ++i)
 #pragma unroll
-    for (int r = 0; r < Mma::kAccRegs; ++r) out[(thread * kAccumulators + i) * Mma::kAccRegs + r] = d[i][r];
+    for (int r = 0; r < Mma::kAccRegs; ++r) out[(thread * Mma::kAccumulators + i) * Mma::kAccRegs + r] = d[i][r];
   record_block_end(clocks);
 }
 
@@ -256,7 +260,7 @@ Measurement measure_mma(const Context& context) {
   const int blocks = context.sm_count * blocks_per_sm;
   const size_t threads = static_cast<size_t>(blocks) * kThreads;
   const size_t warps = threads / 32;
-  DeviceBuffer<typename Mma::Acc> out(threads * kAccumulators * Mma::kAccRegs);
+  DeviceBuffer<typename Mma::Acc> out(threads * Mma::kAccumulators * Mma::kAccRegs);
   DeviceBuffer<BlockClock> clocks(blocks);
   auto launch = [&](long long n) {
     mma_kernel<Mma, Bits><<<blocks, kThreads>>>(Mma::a_bits(), Mma::b_bits(), out.data(), static_cast<int>(n),
@@ -272,23 +276,23 @@ Measurement measure_mma(const Context& context) {
   w.label = Mma::kLabel;
   w.unit = Mma::kUnit;
   w.work_per_launch =
-      static_cast<double>(warps) * kAccumulators * trips * kStepsPerTrip * 2.0 * Mma::kM * Mma::kN * Mma::kK;
+      static_cast<double>(warps) * Mma::kAccumulators * trips * kStepsPerTrip * 2.0 * Mma::kM * Mma::kN * Mma::kK;
   w.launch = [&] { launch(trips); };
   w.verify = [&]() -> std::string {
     const auto host = out.to_host();
     const double steps = static_cast<double>(trips) * kStepsPerTrip;
     for (size_t e = 0; e < host.size(); ++e) {
-      const int accumulator = static_cast<int>(e / Mma::kAccRegs % kAccumulators);
+      const int accumulator = static_cast<int>(e / Mma::kAccRegs % Mma::kAccumulators);
       const double expected = accumulator + steps * Mma::kK * Mma::kA * Mma::kB;
       if (!(static_cast<double>(host[e]) == expected))
-        return fmt::format("thread {} accumulator {}: got {}, expected {}", e / Mma::kAccRegs / kAccumulators,
+        return fmt::format("thread {} accumulator {}: got {}, expected {}", e / Mma::kAccRegs / Mma::kAccumulators,
                            accumulator, static_cast<double>(host[e]), expected);
     }
     return "";
   };
   w.clocks = &clocks;
   w.details = fmt::format("mma.sync m{}n{}k{}, {} blocks x {} threads ({}/SM), {} accumulators/warp, {} x {} steps",
-                          Mma::kM, Mma::kN, Mma::kK, blocks, kThreads, blocks_per_sm, kAccumulators, trips,
+                          Mma::kM, Mma::kN, Mma::kK, blocks, kThreads, blocks_per_sm, Mma::kAccumulators, trips,
                           kStepsPerTrip);
   return measure(w, context.policy);
 }
