@@ -44,6 +44,19 @@ constexpr int kTileRowBytes = 32;  // every wgmma reads 32 bytes of K per row of
 #define ROOFCAST_WGMMA_ENABLED 1
 #endif
 
+// One wgmma of the warpgroup into its accumulators d, A and B from the shared-memory
+// descriptors a and b: `op` is the PTX instruction with its shape, `immediates` what follows the
+// scale-d predicate (it differs by type), `acc` the accumulators' constraint.
+#if ROOFCAST_WGMMA_ENABLED
+#define ROOFCAST_WGMMA_ASM(op, immediates, acc)                                                             \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" op " " ROOFCAST_WGMMA_D ", %128, %129, p" immediates \
+               ";\n}\n"                                                                                      \
+               : ROOFCAST_D128(acc)                                                                        \
+               : "l"(a), "l"(b), "r"(1))
+#else
+#define ROOFCAST_WGMMA_ASM(op, immediates, acc) ((void)d, (void)a, (void)b)
+#endif
+
 // scale-d is a predicate: 1 = D += A * B. Both operands K-major (no transpose).
 struct WgmmaFp16 {  // SASS HGMMA.64x256x16.F32
   static constexpr const char* kKey = "tensor_wgmma_fp16_gflops";
@@ -54,15 +67,7 @@ struct WgmmaFp16 {  // SASS HGMMA.64x256x16.F32
   using Acc = float;
   static Element from_int(int v) { return __float2half(static_cast<float>(v)); }
   __device__ static void step(Acc (&d)[kAccRegs], uint64_t a, uint64_t b) {
-#if ROOFCAST_WGMMA_ENABLED
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " ROOFCAST_WGMMA_D
-                 ", %128, %129, p, 1, 1, 0, 0;\n}\n"
-                 : ROOFCAST_D128("+f")
-                 : "l"(a), "l"(b), "r"(1));
-#else
-    (void)d, (void)a, (void)b;
-#endif
+    ROOFCAST_WGMMA_ASM("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", ", 1, 1, 0, 0", "+f");
   }
 };
 
@@ -75,15 +80,7 @@ struct WgmmaBf16 {  // SASS HGMMA.64x256x16.F32.BF16
   using Acc = float;
   static Element from_int(int v) { return __float2bfloat16(static_cast<float>(v)); }
   __device__ static void step(Acc (&d)[kAccRegs], uint64_t a, uint64_t b) {
-#if ROOFCAST_WGMMA_ENABLED
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " ROOFCAST_WGMMA_D
-                 ", %128, %129, p, 1, 1, 0, 0;\n}\n"
-                 : ROOFCAST_D128("+f")
-                 : "l"(a), "l"(b), "r"(1));
-#else
-    (void)d, (void)a, (void)b;
-#endif
+    ROOFCAST_WGMMA_ASM("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 0", "+f");
   }
 };
 
@@ -96,15 +93,7 @@ struct WgmmaTf32 {  // SASS HGMMA.64x256x8.F32.TF32; tf32 has no transpose opera
   using Acc = float;
   static Element from_int(int v) { return static_cast<float>(v); }
   __device__ static void step(Acc (&d)[kAccRegs], uint64_t a, uint64_t b) {
-#if ROOFCAST_WGMMA_ENABLED
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " ROOFCAST_WGMMA_D
-                 ", %128, %129, p, 1, 1;\n}\n"
-                 : ROOFCAST_D128("+f")
-                 : "l"(a), "l"(b), "r"(1));
-#else
-    (void)d, (void)a, (void)b;
-#endif
+    ROOFCAST_WGMMA_ASM("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", ", 1, 1", "+f");
   }
 };
 
@@ -117,14 +106,7 @@ struct WgmmaInt8 {  // SASS IGMMA.64x256x32.S8.S8
   using Acc = int;
   static Element from_int(int v) { return static_cast<int8_t>(v); }
   __device__ static void step(Acc (&d)[kAccRegs], uint64_t a, uint64_t b) {
-#if ROOFCAST_WGMMA_ENABLED
-    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8 " ROOFCAST_WGMMA_D ", %128, %129, p;\n}\n"
-                 : ROOFCAST_D128("+r")
-                 : "l"(a), "l"(b), "r"(1));
-#else
-    (void)d, (void)a, (void)b;
-#endif
+    ROOFCAST_WGMMA_ASM("wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", "", "+r");
   }
 };
 
