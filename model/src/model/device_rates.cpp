@@ -38,7 +38,7 @@ DeviceRates device_rates_of(const DeviceProfile& device) {
   set_pipe_rate(device, rates, "alu", t.int32_add_giops / kWarpSize, "T_add");
   set_pipe_rate(device, rates, "lsu", t.shared_ldst_gops / kWarpSize, "T_ldst");
   set_pipe_rate(device, rates, "fp16", extra_or(device, "half2_gflops") / (4 * kWarpSize), "half2 FMA throughput");
-  set_pipe_rate(device, rates, "xu", 0, "");
+  set_pipe_rate(device, rates, "xu", 0, "");  // measured only: no thesis throughput gives it
 
   rates.issue_gwips = extra_or(device, "pipe_issue_gwips");
   if (rates.issue_gwips <= 0 && rates.pipe_gwips.contains("fma")) {

@@ -100,35 +100,28 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
     return;
   }
   const double full_warps = work.achieved_occupancy * rates.warps_per_sm;
-  // Seconds per byte, mean over the launch shapes (1 / bytes-per-ns = ns per byte).
+  // Nanoseconds per byte (latency / bytes in flight over the active SMs), weighted by blocks.
   double ns_per_byte = 0, total_blocks = 0;
-  auto add_shape = [&](double blocks, double weight, double warps_per_block) {
-    const double active = std::min(blocks, sms);
-    const double warps = blocks >= sms ? full_warps : warps_per_block;
-    if (warps <= 0) return false;
-    ns_per_byte += weight * rates.dram_latency_ns / (active * warps * b);
-    total_blocks += weight;
-    return true;
-  };
-  bool ok = true;
   if (kernel.launch_shapes.empty()) {
-    ok = add_shape(sms, 1, 0);
-  } else {
-    for (const auto& shape : kernel.launch_shapes) {
-      const double blocks = shape.blocks();
-      ok = ok && add_shape(blocks, blocks * std::max(shape.invocations, 1), std::ceil(shape.threads_per_block() / kWarpSize));
-    }
+    if (full_warps <= 0) return;
+    ns_per_byte = rates.dram_latency_ns / (sms * full_warps * b);
+    total_blocks = 1;
   }
-  if (!ok || total_blocks <= 0) return;
+  for (const auto& shape : kernel.launch_shapes) {
+    const double blocks = shape.blocks();
+    const double warps = blocks >= sms ? full_warps : std::ceil(shape.threads_per_block() / kWarpSize);
+    if (warps <= 0) return;
+    const double weight = blocks * std::max(shape.invocations, 1);
+    ns_per_byte += weight * rates.dram_latency_ns / (std::min(blocks, sms) * warps * b);
+    total_blocks += weight;
+  }
   p.memory.push_back({"DRAM parallelism", dram_bytes * ns_per_byte / total_blocks * 1e-6});
 }
 
 // Blocks are spread over the SMs: the busiest SM runs ceil(blocks / SMs) of them, so compute
-// takes that over the mean share; with fewer blocks than SMs only that many SMs draw
-// bandwidth, each at most its share of the L2 bandwidth. Weighted by each launch shape's
-// share of the kernel's blocks.
-void add_wave_factors(const KernelRecord& kernel, const DeviceProfile& device, const DeviceRates& rates,
-                      PipesPrediction& p) {
+// takes that over the mean share. Weighted by each launch shape's share of the kernel's blocks.
+// (Memory with few blocks is the parallelism cost's part.)
+void add_wave_factors(const KernelRecord& kernel, const DeviceProfile& device, PipesPrediction& p) {
   if (kernel.launch_shapes.empty() || device.sm_count <= 0) {
     p.notes.push_back("no launch shape or SM count: waves not modelled");
     return;
@@ -177,14 +170,14 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& d
   add_compute_costs(p.work, rates, terms, p);
   add_memory_costs(p.work, rates, terms, p);
   if (terms.parallelism) add_parallelism_cost(kernel, p.work, rates, device.sm_count, p);
-  if (terms.waves) add_wave_factors(kernel, device, rates, p);
+  if (terms.waves) add_wave_factors(kernel, device, p);
 
   const PipesCost* compute = largest(p.compute);
   const PipesCost* memory = largest(p.memory);
   p.compute_ms = compute ? compute->ms * p.compute_wave_factor : 0;
   p.memory_ms = memory ? memory->ms : 0;
   std::string memory_limiter = memory ? memory->name : "";
-  // Latency grows with load: DRAM time and the latency-bound time add (see docs/pipes-model.md).
+  // The DRAM bound and the parallelism bound meet in a knee (soft_max), not a corner.
   const double dram = cost_named(p.memory, "DRAM"), latency = cost_named(p.memory, "DRAM parallelism");
   if (dram > 0 && latency > 0 && soft_max(dram, latency) > p.memory_ms) {
     p.memory_ms = soft_max(dram, latency);
@@ -207,11 +200,6 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& d
   if (p.launch_ms > throughput_ms) p.limiter = "launch";
   return p;
 }
-
-}  // namespace roofcast
-
-namespace roofcast {
-
 
 double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
                            double measured_on_reference_ms, const PipesTerms& terms) {
