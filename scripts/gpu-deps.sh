@@ -10,7 +10,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [[ ${1:-} == download ]]; then
   set -euo pipefail
   mkdir -p "$root/.deps"
-  grep -qx '/.deps/' "$root/.git/info/exclude" 2>/dev/null || echo '/.deps/' >>"$root/.git/info/exclude"
+  exclude=$(git -C "$root" rev-parse --git-path info/exclude)  # .git may be a file (worktrees)
+  mkdir -p "$(dirname "$exclude")"
+  grep -qx '/.deps/' "$exclude" 2>/dev/null || echo '/.deps/' >>"$exclude"
   (cd "$root/.deps" && apt-get download "${packages[@]}")
   ls "$root/.deps"
   return 0 2>/dev/null || exit 0

@@ -40,6 +40,7 @@ struct ProfileOptions {
   std::string output;
   bool timing_only = false;
   std::string metric_set = "full";
+  std::string cache_control = "all";
   bool per_launch = false;
   std::string kernel_regex;
   uint64_t launch_skip = 0;
@@ -221,6 +222,7 @@ void run_profile(const ProfileOptions& options) {
     std::string joined_metrics;
     for (const auto& metric : metrics) joined_metrics += (joined_metrics.empty() ? "" : ",") + metric;
     env[protocol::kMetricsVariable] = joined_metrics;
+    env[protocol::kCacheControlVariable] = options.cache_control;
     // Only one profiling session can hold a GPU's counters: where several processes launched
     // kernels in the timing run, they take turns one launch at a time (slower per launch).
     std::set<int> launching_processes;
@@ -245,7 +247,7 @@ void run_profile(const ProfileOptions& options) {
     if (usable) {
       const auto kernels = summarize_kernels(joined.launches);
       ProfileProvenance provenance{device.name, device.chip, quoted_command(options.command), utc_now(),
-                                   options.metric_set, counters.passes, metrics};
+                                   options.metric_set, counters.passes, metrics, options.cache_control};
       nlohmann::json profile = kernel_profile_json(kernels, provenance, options.per_launch);
       add_transfers(profile, timing.copies, options.per_launch, options.device);
       const std::string text = profile.dump(2) + "\n";
@@ -281,6 +283,10 @@ void add_profile_command(CLI::App& app) {
                     "Only time the kernels (one run, no counters; works under MPS): writes a roofcast-measured file");
   command->add_option("--metrics", options->metric_set, "Counter set: full (thesis nine + extension) or thesis")
       ->check(CLI::IsMember({"full", "thesis"}));
+  command->add_option("--cache-control", options->cache_control,
+                      "all: replay every launch in the collector and empty the L2 before each pass, as Nsight "
+                      "Compute does (default); none: CUPTI's kernel replay, caches as left by the memory restore")
+      ->check(CLI::IsMember({"all", "none"}));
   command->add_flag("--per-launch", options->per_launch, "Also write every launch's record under its kernel");
   command->add_option("-k,--kernel-regex", options->kernel_regex, "Only kernels whose demangled name matches");
   command->add_option("-s,--launch-skip", options->launch_skip, "Skip the first N matching launches");

@@ -124,6 +124,7 @@ nlohmann::json kernel_profile_json(const std::vector<KernelSummary>& kernels, co
                               {"metric_set", provenance.metric_set}, {"metrics", provenance.metrics}};
   if (!provenance.chip.empty()) collector["chip"] = provenance.chip;
   if (provenance.passes) collector["replay_passes"] = *provenance.passes;
+  if (!provenance.cache_control.empty()) collector["cache_control"] = provenance.cache_control;
   nlohmann::json profile = {{"format", "roofcast-profile"}, {"version", 1}};
   if (!provenance.reference_device.empty()) profile["reference_device"] = provenance.reference_device;
   profile["collector"] = collector;

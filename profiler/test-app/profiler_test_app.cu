@@ -1,7 +1,8 @@
 // A CUDA program of our own for checking the collector against Nsight Compute: kernels with
 // known instruction mixes (fp32, fp64, integer, shared memory, a memory-bound stream; and for
 // the pipes group, pipe_kernels.cuh: MUFU, atomics, HFMA2, mma.sync of five types), each
-// launched several times. Options exercise the collector's robustness:
+// launched several times; and a CUDA graph of two kernel nodes, launched twice. Options
+// exercise the collector's robustness:
 //   --exit N     leave through exit(N) after the kernels
 //   --abort      leave through abort()
 //   --spawn      also run this program as a child process (fork + exec) that launches kernels
@@ -84,6 +85,42 @@ __global__ void stream_triad_kernel(float* a, const float* b, const float* c, fl
     a[i] = b[i] + scalar * c[i];
 }
 
+__global__ void affine_kernel(float* x, float scale, float offset, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    x[i] = scale * x[i] + offset;
+}
+
+// Two affine_kernel nodes captured from a stream (x -> 3x + 1), the graph destroyed once
+// instantiated (the collector must keep its own copy), the instance launched twice: 1 -> 4 -> 13.
+int run_graph(int blocks, int threads, size_t n) {
+  float* x = nullptr;
+  CHECK(cudaMalloc(&x, n * sizeof(float)));
+  affine_kernel<<<blocks, threads>>>(x, 0.0f, 1.0f, n);
+  cudaStream_t stream;
+  CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  cudaGraphExec_t instance;
+  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  affine_kernel<<<blocks, threads, 0, stream>>>(x, 3.0f, 0.0f, n);
+  affine_kernel<<<blocks / 2, threads * 2, 0, stream>>>(x, 1.0f, 1.0f, n);
+  CHECK(cudaStreamEndCapture(stream, &graph));
+  CHECK(cudaGraphInstantiate(&instance, graph, 0));
+  CHECK(cudaGraphDestroy(graph));
+  CHECK(cudaDeviceSynchronize());
+  for (int launch = 0; launch < 2; ++launch) CHECK(cudaGraphLaunch(instance, stream));
+  CHECK(cudaStreamSynchronize(stream));
+  float value = 0;
+  CHECK(cudaMemcpy(&value, x + n / 3, sizeof value, cudaMemcpyDeviceToHost));
+  CHECK(cudaGraphExecDestroy(instance));
+  CHECK(cudaStreamDestroy(stream));
+  CHECK(cudaFree(x));
+  if (value != 13.0f) {
+    std::fprintf(stderr, "graph result %f, expected 13\n", value);
+    return 1;
+  }
+  return 0;
+}
+
 __global__ void fill_kernel(float* x, size_t n, float base) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
     x[i] = base + float(i % 1000) * 1e-3f;
@@ -148,6 +185,7 @@ int run_kernels(bool small) {
   // The pipes group's kernels, checked on the host (their read-backs are pageable copies of
   // n floats each: 1 mufu, 1 atomics tickets, 1 hfma2, 5 mma; plus 65 words of atomic counts).
   if (run_pipe_kernels(blocks, threads, iterations, f_in, i_in, hf, hi) != 0) return 1;
+  if (run_graph(blocks, threads, n) != 0) return 1;
 
   CHECK(cudaMemcpy(pinned, f_out, n * sizeof(float), cudaMemcpyDeviceToHost));
   CHECK(cudaFreeHost(pinned));

@@ -100,4 +100,7 @@ TEST_CASE("command-line mistakes exit non-zero with usage help") {
   CHECK(result.exit_code != 0);
   CHECK_THAT(result.err, Catch::Contains("--profile is required"));
   CHECK(run_roofcast({"predict", "--profile", "thesis-redblack", "--format", "xml"}).exit_code != 0);
+  const auto cache = run_roofcast({"profile", "--cache-control", "some", "--", "true"});
+  CHECK(cache.exit_code != 0);
+  CHECK_THAT(cache.err, Catch::Contains("--cache-control"));
 }

@@ -104,8 +104,9 @@ TEST_CASE("two runs are joined by process, kernel, shape and order, and aggregat
   CHECK(axpy.shapes[0].invocations == 3);
   CHECK(axpy.shapes[1].grid[0] == 128);
 
-  ProfileProvenance provenance{"NVIDIA H100 80GB HBM3", "GH100", "app", "2026-11-22T00:00:00Z", "thesis", 2, {}};
+  ProfileProvenance provenance{"NVIDIA H100 80GB HBM3", "GH100", "app", "2026-11-22T00:00:00Z", "thesis", 2, {}, "all"};
   const auto json = kernel_profile_json(kernels, provenance, true);
+  CHECK(json["collector"]["cache_control"] == "all");
   const auto profile = roofcast::parse_kernel_profile(json.dump(), "out.json");
   CHECK(profile.reference_device == "NVIDIA H100 80GB HBM3");
   CHECK(*profile.kernels[1].measured_ms == Approx(4.0));

@@ -51,7 +51,16 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
   roofcast::parse_kernel_profile(text, out);
   const auto profile = nlohmann::json::parse(text);
   CHECK(profile["collector"]["replay_passes"] == 13);
+  CHECK(profile["collector"]["cache_control"] == "all");
   auto kernels = kernels_by_short_name(profile);
+
+  // affine_kernel: one plain launch, then two graph launches of two kernel nodes (two shapes);
+  // each of its threads loads and stores one float per element it owns.
+  const auto& affine = kernels.at("affine_kernel");
+  CHECK(affine["invocations"] == 5);
+  CHECK(affine["launch_shapes"].size() == 2);
+  CHECK(affine["counters"]["smsp__inst_executed_op_global_ld.sum"] == 5 * 264.0 * 256 / 32);
+  CHECK(affine["counters"]["smsp__inst_executed_op_global_st.sum"] == 5 * 264.0 * 256 / 32);
 
   const double threads = 264.0 * 256;  // --small: 264 blocks of 256
   const auto& fp32 = kernels.at("fp32_fma_kernel");
@@ -137,9 +146,9 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
   CHECK(transfers.at("h2d_pinned")["count"] == 1);
   CHECK(transfers.at("d2d_pinned")["bytes"] == n * 4);
   CHECK(transfers.at("d2h_pinned")["bytes"] == n * 4);
-  // Pageable reads back: the triad check (4 B), the pipe kernels' results (8 x n floats) and
-  // the atomic counts (65 words).
-  CHECK(transfers.at("d2h_pageable")["bytes"] == 4 + 8 * 4 * n + 65 * 4);
+  // Pageable reads back: the triad check (4 B), the pipe kernels' results (8 x n floats), the
+  // atomic counts (65 words) and the graph check (4 B).
+  CHECK(transfers.at("d2h_pageable")["bytes"] == 4 + 8 * 4 * n + 65 * 4 + 4);
   CHECK(transfers.size() == 5);
   for (const auto& [key, t] : transfers) CHECK(t["measured_ms"] > 0);
   CHECK(profile["memsets"]["bytes"] == n * 4);
@@ -150,7 +159,7 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
     if (t.kind == roofcast::TransferKind::device_to_host) d2h_bytes += t.bytes;
   }
   CHECK(h2d_bytes == n * (4 + 8 + 4) + n * 4);
-  CHECK(d2h_bytes == n * 4 + 4 + 8 * 4 * n + 65 * 4);
+  CHECK(d2h_bytes == n * 4 + 4 + 8 * 4 * n + 65 * 4 + 4);
   CHECK(profile["copies"].size() >= 8);  // --per-launch: every copy and memset
   std::filesystem::remove(out);
 }

@@ -10,15 +10,20 @@
 #include <fmt/format.h>
 
 #include "cupti_status.hpp"
+#include "driver_status.hpp"
 
 namespace roofcast::profiler {
 
-CounterCollector::CounterCollector(RecordWriter& writer, std::vector<std::string> metrics, bool share)
-    : writer_(writer), metrics_(std::move(metrics)), share_(share) {
+CounterCollector::CounterCollector(RecordWriter& writer, std::vector<std::string> metrics, bool share,
+                                   CacheControl cache_control)
+    : writer_(writer), metrics_(std::move(metrics)), share_(share), cache_control_(cache_control) {
   for (const auto& metric : metrics_) metric_pointers_.push_back(metric.c_str());
   // Kept as a switch for diagnosis: whether SetConfig is repeated after each counter-data reset.
   if (const char* value = std::getenv("ROOFCAST_PROFILE_RECONFIGURE"); value && std::strcmp(value, "0") == 0)
     reconfigure_after_reset_ = false;
+  // And whether the L2 is emptied between replayed passes (CacheControl::all).
+  if (const char* value = std::getenv("ROOFCAST_PROFILE_FLUSH"); value && std::strcmp(value, "0") == 0)
+    flush_between_passes_ = false;
 }
 
 CounterCollector::~CounterCollector() = default;  // contexts are released by the driver at exit
@@ -60,7 +65,7 @@ void CounterCollector::configure(ContextProfiler& profiler) {
   set.counterDataImageSize = profiler.counter_data.size();
   set.pCounterDataImage = profiler.counter_data.data();
   set.range = CUPTI_AutoRange;
-  set.replayMode = CUPTI_KernelReplay;
+  set.replayMode = cache_control_ == CacheControl::all ? CUPTI_UserReplay : CUPTI_KernelReplay;
   set.maxRangesPerPass = 1;
   set.numNestingLevels = 1;
   set.minNestingLevel = 1;
@@ -112,7 +117,10 @@ void CounterCollector::disable(CUcontext context) {
   if (active_ == context) active_ = nullptr;
 }
 
-void CounterCollector::release(CUcontext context) { disable(context); }
+void CounterCollector::release(CUcontext context) {
+  disable(context);
+  replay_tools_.erase(context);
+}
 
 void CounterCollector::begin(CUcontext context, int device) {
   try {
@@ -125,7 +133,7 @@ void CounterCollector::begin(CUcontext context, int device) {
   }
 }
 
-void CounterCollector::start(CUcontext context, int device) {
+CounterCollector::ContextProfiler& CounterCollector::prepare(CUcontext context, int device) {
   ContextProfiler& profiler = enable(context, device);
   if (profiler.needs_reset) {
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params init{
@@ -137,9 +145,70 @@ void CounterCollector::start(CUcontext context, int device) {
     if (reconfigure_after_reset_) configure(profiler);
     profiler.needs_reset = false;
   }
+  return profiler;
+}
+
+void CounterCollector::start(CUcontext context, int device) {
+  ContextProfiler& profiler = prepare(context, device);
   CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
   start.pRangeProfilerObject = profiler.object;
   check_cupti(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
+}
+
+CounterCollector::ReplayTools& CounterCollector::replay_tools(CUcontext context, int device) {
+  ReplayTools& tools = replay_tools_[context];
+  if (!tools.flush) {
+    CUdevice handle;
+    check_driver(cuDeviceGet(&handle, device), "cuDeviceGet");
+    tools.flush = std::make_unique<L2Flush>(context, handle);
+    tools.checkpoint = std::make_unique<DeviceCheckpoint>(context);
+  }
+  return tools;
+}
+
+void CounterCollector::collect(CUcontext context, int device, const KernelRelaunch& relaunch, uint64_t index,
+                               const LaunchInfo& launch) {
+  ReplayTools& tools = replay_tools(context, device);
+  check_driver(cuCtxSynchronize(), "cuCtxSynchronize (before saving device memory)");
+  tools.checkpoint->save();
+  ContextProfiler& profiler = prepare(context, device);
+  const size_t passes = profiler.config->passes;
+  bool started = false;
+  try {
+    for (size_t pass = 0;; ++pass) {
+      if (pass > 0) tools.checkpoint->restore();
+      if (flush_between_passes_) tools.flush->run(relaunch.stream());
+      CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
+      start.pRangeProfilerObject = profiler.object;
+      check_cupti(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
+      started = true;
+      relaunch.launch();
+      check_driver(cuStreamSynchronize(relaunch.stream()), "cuStreamSynchronize (after a replayed pass)");
+      CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+      stop.pRangeProfilerObject = profiler.object;
+      started = false;
+      check_cupti(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
+      if (stop.isAllPassSubmitted) break;
+      if (pass + 1 >= passes + 2)
+        throw std::runtime_error(fmt::format("the Range Profiler still wants passes after {} (the metric set needs {})",
+                                             pass + 1, passes));
+    }
+  } catch (...) {
+    // Leave the application's data as it was before this launch, whatever failed.
+    if (started) {
+      CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
+      stop.pRangeProfilerObject = profiler.object;
+      cuptiRangeProfilerStop(&stop);
+    }
+    cuCtxSynchronize();
+    try {
+      tools.checkpoint->restore();
+    } catch (...) {
+    }
+    throw;
+  }
+  tools.checkpoint->restore();  // the application's own launch runs next, on the saved data
+  record(profiler, context, index, launch);
 }
 
 void CounterCollector::end(CUcontext context, uint64_t index, const LaunchInfo& launch) {
@@ -149,6 +218,10 @@ void CounterCollector::end(CUcontext context, uint64_t index, const LaunchInfo& 
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = profiler.object;
   check_cupti(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
+  record(profiler, context, index, launch);
+}
+
+void CounterCollector::record(ContextProfiler& profiler, CUcontext context, uint64_t index, const LaunchInfo& launch) {
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = profiler.object;
   check_cupti(cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData");

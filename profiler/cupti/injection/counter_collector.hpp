@@ -8,24 +8,43 @@
 
 #include <cupti_range_profiler.h>
 
+#include "device_checkpoint.hpp"
 #include "host_metrics.hpp"
+#include "kernel_relaunch.hpp"
+#include "l2_flush.hpp"
 #include "launch_info.hpp"
 #include "record_writer.hpp"
 
 namespace roofcast::profiler {
 
-// The counter run: the Range Profiler in auto-range + kernel-replay mode around each recorded
-// launch (Start at the launch callback's entry, Stop + decode + evaluate at its exit), so every
-// launch is its own range and CUPTI replays it until all passes are collected.
+// How each recorded launch is replayed until every pass is collected.
+enum class CacheControl {
+  // Like Nsight Compute's default: the collector replays the launch itself (Range Profiler in
+  // user-replay mode), restoring device memory and emptying the L2 before every pass, so DRAM
+  // and L2 counters count the kernel's own traffic from a cold L2. Then it restores memory once
+  // more and lets the application's launch run, unprofiled.
+  all,
+  // CUPTI's kernel replay: each pass starts from whatever the memory restore left in the L2.
+  none,
+};
+
+// The counter run: the Range Profiler in auto range around each recorded launch, so every
+// launch is its own range.
 class CounterCollector {
  public:
   // `share`: release the GPU's counters after every launch (several processes profile in turns).
-  CounterCollector(RecordWriter& writer, std::vector<std::string> metrics, bool share);
+  CounterCollector(RecordWriter& writer, std::vector<std::string> metrics, bool share, CacheControl cache_control);
   ~CounterCollector();
 
-  void begin(CUcontext context, int device);                           // at launch entry; throws
-  void end(CUcontext context, uint64_t index, const LaunchInfo& launch);  // at launch exit; throws
-  void release(CUcontext context);                                     // context is being destroyed
+  CacheControl cache_control() const { return cache_control_; }
+
+  // CacheControl::all, at launch entry: all passes of `launch`, then the memory restored; throws.
+  void collect(CUcontext context, int device, const KernelRelaunch& relaunch, uint64_t index,
+               const LaunchInfo& launch);
+  // CacheControl::none: Start at launch entry, Stop + decode + record at launch exit; throw.
+  void begin(CUcontext context, int device);
+  void end(CUcontext context, uint64_t index, const LaunchInfo& launch);
+  void release(CUcontext context);  // context is being destroyed
 
  private:
   struct DeviceConfig {
@@ -40,18 +59,30 @@ class CounterCollector {
     bool needs_reset = false;
   };
 
+  // What replaying in the collector needs per context; kept while the context lives.
+  struct ReplayTools {
+    std::unique_ptr<L2Flush> flush;
+    std::unique_ptr<DeviceCheckpoint> checkpoint;
+  };
+
   DeviceConfig& config_for(CUcontext context, int device);
   ContextProfiler& enable(CUcontext context, int device);
   void configure(ContextProfiler& profiler);
+  ContextProfiler& prepare(CUcontext context, int device);  // enabled, counter data reset
   void start(CUcontext context, int device);
+  void record(ContextProfiler& profiler, CUcontext context, uint64_t index, const LaunchInfo& launch);
+  ReplayTools& replay_tools(CUcontext context, int device);
   void disable(CUcontext context);
 
   RecordWriter& writer_;
   std::vector<std::string> metrics_;
   std::vector<const char*> metric_pointers_;
   bool reconfigure_after_reset_ = true;
+  bool flush_between_passes_ = true;
   bool profiler_initialized_ = false;
   bool share_ = false;
+  CacheControl cache_control_ = CacheControl::all;
+  std::map<CUcontext, ReplayTools> replay_tools_;
   std::map<int, DeviceConfig> devices_;
   std::map<CUcontext, ContextProfiler> contexts_;
   CUcontext active_ = nullptr;  // the Range Profiler runs on one context at a time

@@ -23,6 +23,10 @@
 
 #include "counter_collector.hpp"
 #include "cupti_status.hpp"
+#include "device_checkpoint.hpp"
+#include "driver_status.hpp"
+#include "graph_walk.hpp"
+#include "kernel_relaunch.hpp"
 #include "launch_info.hpp"
 #include "record_writer.hpp"
 #include "roofcast/profiler/collector_protocol.hpp"
@@ -49,9 +53,17 @@ struct Injection {
   bool share_counters = false;
   uint64_t recorded = 0;
   bool ended = false;
+  // Counter run: a copy of each instantiated graph (the application may destroy its graph once
+  // instantiated), and the memory saved before a graph launch is walked node by node.
+  std::map<CUgraphExec, CUgraph> graphs;
+  std::map<CUcontext, std::unique_ptr<DeviceCheckpoint>> graph_checkpoints;
 };
 
 Injection* g = nullptr;
+
+// Set while this thread replays a launch: the collector's own launches (the replays, the L2
+// flush kernels) reach the callback too and are not the application's.
+thread_local bool t_replaying = false;
 
 // What a launch's entry callback hands to its exit callback.
 struct PendingLaunch {
@@ -107,9 +119,33 @@ void on_context_created(CUcontext context) {
   g->writer->write(record);
 }
 
+// CacheControl::all: the whole counter collection happens at the launch's entry.
+void collect_at_entry(CUpti_CallbackId cbid, const CUpti_CallbackData* data, uint64_t index, const LaunchInfo& launch) {
+  std::lock_guard range(g->range_mutex);
+  if (g->counters_failed) return;
+  lock_counters();
+  t_replaying = true;
+  try {
+    const KernelRelaunch relaunch(cbid, data->functionParams);
+    g->counters->collect(data->context, launch.device, relaunch, index, launch);
+    ++g->recorded;
+    if (env("ROOFCAST_PROFILE_DEBUG"))  // diagnosis: how the application launched it
+      g->writer->write({{"type", "debug"}, {"index", index}, {"name", launch.name}, {"cbid", cbid},
+                        {"launch_attributes", relaunch.attribute_ids()}});
+  } catch (const std::exception& error) {
+    g->counters_failed = true;
+    report_error(fmt::format("launch {} of {}: {}", index, launch.demangled, error.what()));
+  }
+  t_replaying = false;
+  unlock_counters();
+}
+
 void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
   std::optional<LaunchInfo> launch = read_launch(cbid, data);
   if (!launch) return;
+  // A launch into a stream being captured only adds a node to a graph; it runs later, with
+  // the graph.
+  if (KernelRelaunch(cbid, data->functionParams).stream_is_capturing()) return;
   launch->device = device_of(data->context);
   std::optional<uint64_t> index;
   {
@@ -119,6 +155,10 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
   if (!index) return;
   if (g->timing) {
     g->timing->on_launch(data->correlationId, *index, *launch);
+    return;
+  }
+  if (g->counters->cache_control() == CacheControl::all) {
+    collect_at_entry(cbid, data, *index, *launch);
     return;
   }
   auto* pending = new PendingLaunch{*index, std::move(*launch), false};
@@ -133,6 +173,136 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
     g->counters_failed = true;
     report_error(error.what());
   }
+}
+
+bool is_graph_launch(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+}
+
+CUstream graph_launch_stream(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
+  const auto* params = static_cast<const cuGraphLaunch_params*>(data->functionParams);
+  if (params->hStream == nullptr && cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) return CU_STREAM_PER_THREAD;
+  return params->hStream;
+}
+
+bool stream_is_capturing(CUstream stream) {
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  const CUresult result = cuStreamIsCapturing(stream, &status);
+  return result == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT || (result == CUDA_SUCCESS && status != CU_STREAM_CAPTURE_STATUS_NONE);
+}
+
+void on_graph_instantiated(const CUpti_ResourceData* resource) {
+  const auto* graph = static_cast<const CUpti_GraphData*>(resource->resourceDescriptor);
+  if (graph == nullptr || graph->graph == nullptr || graph->graphExec == nullptr) return;
+  CUgraph copy = nullptr;
+  t_replaying = true;  // the clone's own callbacks are ours
+  const CUresult result = cuGraphClone(&copy, graph->graph);
+  t_replaying = false;
+  std::lock_guard lock(g->state_mutex);
+  if (result == CUDA_SUCCESS) g->graphs[graph->graphExec] = copy;
+}
+
+void on_graph_exec_destroyed(const CUpti_ResourceData* resource) {
+  const auto* graph = static_cast<const CUpti_GraphData*>(resource->resourceDescriptor);
+  if (graph == nullptr) return;
+  std::lock_guard lock(g->state_mutex);
+  auto found = g->graphs.find(graph->graphExec);
+  if (found == g->graphs.end()) return;
+  cuGraphDestroy(found->second);
+  g->graphs.erase(found);
+}
+
+// The counter run's answer to a graph launch: each kernel node is profiled as a launch of its
+// own, in dependency order, from the data the nodes before it leave (each node runs once more,
+// unprofiled, after its passes); then device memory is restored and the application's graph
+// launch runs as usual.
+void walk_graph(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
+  const CUstream stream = graph_launch_stream(cbid, data);
+  if (stream_is_capturing(stream)) return;
+  const auto exec = static_cast<const cuGraphLaunch_params*>(data->functionParams)->hGraph;
+  CUgraph graph = nullptr;
+  {
+    std::lock_guard lock(g->state_mutex);
+    auto found = g->graphs.find(exec);
+    if (found != g->graphs.end()) graph = found->second;
+  }
+  if (graph == nullptr) {
+    g->writer->write({{"type", "warning"}, {"message", "a CUDA graph launch of a graph instantiated before the "
+                                                       "collector was loaded: its kernels get no counters"}});
+    return;
+  }
+  std::lock_guard range(g->range_mutex);
+  if (g->counters_failed) return;
+  std::vector<CUgraphNode> nodes;
+  try {
+    nodes = nodes_in_dependency_order(graph);
+    if (const auto why = unsupported_node(nodes)) throw std::runtime_error(*why);
+  } catch (const std::exception& error) {
+    g->writer->write({{"type", "warning"},
+                      {"message", fmt::format("a CUDA graph launch with {}: its kernels get no counters", error.what())}});
+    return;
+  }
+  lock_counters();
+  t_replaying = true;
+  bool saved = false;
+  try {
+    auto& checkpoint = g->graph_checkpoints[data->context];
+    if (!checkpoint) checkpoint = std::make_unique<DeviceCheckpoint>(data->context);
+    check_driver(cuCtxSynchronize(), "cuCtxSynchronize (before a graph launch)");
+    checkpoint->save();
+    saved = true;
+    for (const CUgraphNode node : nodes) {
+      CUgraphNodeType type;
+      check_driver(cuGraphNodeGetType(node, &type), "cuGraphNodeGetType");
+      if (type != CU_GRAPH_NODE_TYPE_KERNEL) {
+        run_non_kernel_node(node, stream);
+        continue;
+      }
+      CUDA_KERNEL_NODE_PARAMS params{};
+      check_driver(cuGraphKernelNodeGetParams(node, &params), "cuGraphKernelNodeGetParams");
+      const KernelRelaunch relaunch(params, stream);
+      const char* name = nullptr;
+      check_driver(cuFuncGetName(&name, relaunch.function()), "cuFuncGetName (graph kernel node)");
+      LaunchInfo launch;
+      launch.name = name ? name : "(unknown kernel)";
+      launch.demangled = demangle(name);
+      launch.device = device_of(data->context);
+      launch.grid = relaunch.grid();
+      launch.block = relaunch.block();
+      launch.dynamic_shared_bytes = relaunch.dynamic_shared_bytes();
+      std::optional<uint64_t> index;
+      {
+        std::lock_guard lock(g->state_mutex);
+        index = g->filter->admit(launch.demangled, launch.device);
+      }
+      if (index && g->counters->cache_control() == CacheControl::none) {
+        // CUPTI's kernel replay leaves the memory as one run of the node would.
+        g->counters->begin(data->context, launch.device);
+        relaunch.launch();
+        check_driver(cuStreamSynchronize(stream), "cuStreamSynchronize (after a graph kernel node)");
+        g->counters->end(data->context, *index, launch);
+        ++g->recorded;
+        continue;
+      }
+      if (index) {
+        g->counters->collect(data->context, launch.device, relaunch, *index, launch);
+        ++g->recorded;
+      }
+      relaunch.launch();  // what the graph would have done: the next node's input
+      check_driver(cuStreamSynchronize(stream), "cuStreamSynchronize (after a graph kernel node)");
+    }
+    checkpoint->restore();  // the application's graph launch runs next, on the saved data
+  } catch (const std::exception& error) {
+    g->counters_failed = true;
+    report_error(fmt::format("a CUDA graph launch: {}", error.what()));
+    cuCtxSynchronize();
+    try {  // the application's data as it was before the graph launch
+      if (saved) g->graph_checkpoints[data->context]->restore();
+    } catch (const std::exception&) {
+    }
+  }
+  t_replaying = false;
+  unlock_counters();
 }
 
 void on_launch_exit(const CUpti_CallbackData* data) {
@@ -153,22 +323,36 @@ void on_launch_exit(const CUpti_CallbackData* data) {
 }
 
 void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* info) {
-  if (g == nullptr || g->pid != getpid()) return;
+  if (g == nullptr || g->pid != getpid() || t_replaying) return;
   if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
     const auto* resource = static_cast<const CUpti_ResourceData*>(info);
     if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
       on_context_created(resource->context);
+    } else if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED) {
+      if (g->counters) on_graph_instantiated(resource);
+    } else if (cbid == CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING) {
+      if (g->counters) on_graph_exec_destroyed(resource);
     } else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
       if (g->timing) g->timing->flush();
       if (g->counters) {
         std::lock_guard lock(g->range_mutex);
         g->counters->release(resource->context);
+        g->graph_checkpoints.erase(resource->context);
       }
     }
     return;
   }
-  if (domain != CUPTI_CB_DOMAIN_DRIVER_API || !is_kernel_launch(cbid)) return;
+  if (domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   const auto* data = static_cast<const CUpti_CallbackData*>(info);
+  if (is_graph_launch(cbid)) {
+    if (data->callbackSite != CUPTI_API_ENTER) return;
+    if (g->timing && !stream_is_capturing(graph_launch_stream(cbid, data)))
+      g->timing->on_graph_launch(data->correlationId);
+    else if (g->counters)
+      walk_graph(cbid, data);
+    return;
+  }
+  if (!is_kernel_launch(cbid)) return;
   if (data->callbackSite == CUPTI_API_ENTER)
     on_launch_enter(cbid, data);
   else
@@ -230,8 +414,11 @@ void subscribe() {
   check_cupti(
       cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING),
       "cuptiEnableCallback(CONTEXT_DESTROY_STARTING)");
+  for (CUpti_CallbackId cbid : {CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED, CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING})
+    check_cupti(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, cbid), "cuptiEnableCallback(GRAPHEXEC)");
   for (CUpti_CallbackId cbid :
-       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+       {CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz})
     check_cupti(cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid), "cuptiEnableCallback(launch)");
@@ -255,9 +442,16 @@ int initialize() {
       if (metrics.empty()) throw std::runtime_error(fmt::format("{} is empty", protocol::kMetricsVariable));
       const char* share = env(protocol::kShareCountersVariable);
       g->share_counters = share && std::strcmp(share, "1") == 0;
-      g->counters = std::make_unique<CounterCollector>(*g->writer, std::move(metrics), g->share_counters);
+      const char* cache = env(protocol::kCacheControlVariable);
+      const CacheControl cache_control =
+          cache && std::strcmp(cache, "none") == 0 ? CacheControl::none : CacheControl::all;
+      g->counters =
+          std::make_unique<CounterCollector>(*g->writer, std::move(metrics), g->share_counters, cache_control);
     } else {
-      g->timing = std::make_unique<TimingCollector>(*g->writer);
+      g->timing = std::make_unique<TimingCollector>(*g->writer, [](const LaunchInfo& launch) {
+        std::lock_guard lock(g->state_mutex);
+        return g->filter->admit(launch.demangled, launch.device);
+      });
       g->timing->start();
     }
     subscribe();

@@ -16,7 +16,9 @@ constexpr size_t kBufferBytes = 8 << 20;
 TimingCollector* g_collector = nullptr;  // CUPTI's buffer callbacks carry no user data
 }  // namespace
 
-TimingCollector::TimingCollector(RecordWriter& writer) : writer_(writer) { g_collector = this; }
+TimingCollector::TimingCollector(RecordWriter& writer, Admit admit) : writer_(writer), admit_(std::move(admit)) {
+  g_collector = this;
+}
 
 void TimingCollector::start() {
   check_cupti(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "cuptiActivityRegisterCallbacks");
@@ -29,6 +31,31 @@ void TimingCollector::start() {
 void TimingCollector::on_launch(uint32_t correlation_id, uint64_t index, const LaunchInfo& launch) {
   std::lock_guard lock(mutex_);
   pending_[correlation_id] = Pending{index, launch};
+}
+
+void TimingCollector::on_graph_launch(uint32_t correlation_id) {
+  std::lock_guard lock(mutex_);
+  graph_launches_.insert(correlation_id);
+}
+
+std::optional<TimingCollector::Pending> TimingCollector::graph_node_launch(const CUpti_ActivityKernel10& kernel) {
+  if (kernel.graphId == 0) return std::nullopt;
+  {
+    std::lock_guard lock(mutex_);
+    if (graph_launches_.count(kernel.correlationId) == 0) return std::nullopt;
+  }
+  LaunchInfo launch;
+  launch.name = kernel.name ? kernel.name : "(unknown kernel)";
+  launch.demangled = demangle(kernel.name);
+  launch.device = static_cast<int>(kernel.deviceId);
+  launch.grid = {static_cast<unsigned>(kernel.gridX), static_cast<unsigned>(kernel.gridY),
+                 static_cast<unsigned>(kernel.gridZ)};
+  launch.block = {static_cast<unsigned>(kernel.blockX), static_cast<unsigned>(kernel.blockY),
+                  static_cast<unsigned>(kernel.blockZ)};
+  launch.dynamic_shared_bytes = kernel.dynamicSharedMemory;
+  const std::optional<uint64_t> index = admit_(launch);
+  if (!index) return std::nullopt;
+  return Pending{*index, std::move(launch)};
 }
 
 void TimingCollector::flush() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
@@ -60,12 +87,23 @@ void TimingCollector::take_records(uint8_t* buffer, size_t valid) {
     if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
     const auto* kernel = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
     Pending pending;
+    bool found = false;
     {
       std::lock_guard lock(mutex_);
       const auto it = pending_.find(kernel->correlationId);
-      if (it == pending_.end()) continue;  // not a recorded launch (filtered out, or a graph node)
-      pending = std::move(it->second);
-      pending_.erase(it);
+      if (it != pending_.end()) {
+        pending = std::move(it->second);
+        pending_.erase(it);
+        found = true;
+      }
+    }
+    if (!found) {  // a graph's kernel node, or not a recorded launch (filtered out)
+      std::optional<Pending> node = graph_node_launch(*kernel);
+      if (!node) continue;
+      pending = std::move(*node);
+    }
+    {
+      std::lock_guard lock(mutex_);
       ++recorded_;
     }
     nlohmann::json line = launch_record(pending.launch, pending.index);

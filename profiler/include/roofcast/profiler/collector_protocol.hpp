@@ -26,6 +26,9 @@ inline constexpr const char* kCountVariable = "ROOFCAST_PROFILE_LAUNCH_COUNT";
 inline constexpr const char* kDeviceVariable = "ROOFCAST_PROFILE_DEVICE";
 // "1": several processes launch kernels; they take the counters in turns, one launch at a time.
 inline constexpr const char* kShareCountersVariable = "ROOFCAST_PROFILE_SHARE_COUNTERS";
+// "all" (default): the collector replays each launch itself, emptying the L2 before every
+// pass; "none": CUPTI's kernel replay, caches as the memory restore leaves them.
+inline constexpr const char* kCacheControlVariable = "ROOFCAST_PROFILE_CACHE_CONTROL";
 
 inline constexpr const char* kFilePrefix = "roofcast-";
 inline constexpr const char* kFileSuffix = ".jsonl";

@@ -45,6 +45,7 @@ struct ProfileProvenance {
   std::string metric_set;     // thesis | full
   std::optional<size_t> passes;
   std::vector<std::string> metrics;
+  std::string cache_control;  // all | none (empty: not recorded)
 };
 
 // The kernel profile (formats.md) with counters keyed by their CUDA 13 names; per-launch
