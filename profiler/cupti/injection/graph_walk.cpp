@@ -73,6 +73,19 @@ std::optional<std::string> unsupported_node(const std::vector<CUgraphNode>& node
   return std::nullopt;
 }
 
+LaunchInfo kernel_node_launch(const KernelRelaunch& node, int device) {
+  const char* name = nullptr;
+  check_driver(cuFuncGetName(&name, node.function()), "cuFuncGetName (graph kernel node)");
+  LaunchInfo launch;
+  launch.name = name ? name : "(unknown kernel)";
+  launch.demangled = demangle(name);
+  launch.device = device;
+  launch.grid = node.grid();
+  launch.block = node.block();
+  launch.dynamic_shared_bytes = node.dynamic_shared_bytes();
+  return launch;
+}
+
 void run_non_kernel_node(CUgraphNode node, CUstream stream) {
   switch (type_of(node)) {
     case CU_GRAPH_NODE_TYPE_MEMSET: {

@@ -134,7 +134,10 @@ void collect_at_entry(CUpti_CallbackId cbid, const CUpti_CallbackData* data, uin
                         {"launch_attributes", relaunch.attribute_ids()}});
   } catch (const std::exception& error) {
     g->counters_failed = true;
-    report_error(fmt::format("launch {} of {}: {}", index, launch.demangled, error.what()));
+    report_error(fmt::format("launch {} of {}: {} (replaying with an L2 flush needs device memory for a copy of "
+                             "the application's data and a scratch buffer; --cache-control none uses CUPTI's "
+                             "kernel replay instead)",
+                             index, launch.demangled, error.what()));
   }
   t_replaying = false;
   unlock_counters();
@@ -261,15 +264,7 @@ void walk_graph(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
       CUDA_KERNEL_NODE_PARAMS params{};
       check_driver(cuGraphKernelNodeGetParams(node, &params), "cuGraphKernelNodeGetParams");
       const KernelRelaunch relaunch(params, stream);
-      const char* name = nullptr;
-      check_driver(cuFuncGetName(&name, relaunch.function()), "cuFuncGetName (graph kernel node)");
-      LaunchInfo launch;
-      launch.name = name ? name : "(unknown kernel)";
-      launch.demangled = demangle(name);
-      launch.device = device_of(data->context);
-      launch.grid = relaunch.grid();
-      launch.block = relaunch.block();
-      launch.dynamic_shared_bytes = relaunch.dynamic_shared_bytes();
+      const LaunchInfo launch = kernel_node_launch(relaunch, device_of(data->context));
       std::optional<uint64_t> index;
       {
         std::lock_guard lock(g->state_mutex);
