@@ -64,6 +64,7 @@ DeviceRates device_rates_of(const DeviceProfile& device) {
   // A conflict-free 32-bit shared load or store of a warp is one wavefront.
   rates.shared_wavefronts_gps = t.shared_ldst_gops / kWarpSize;
   rates.global_atomics_gops = extra_or(device, "atomic_global_gops");
+  rates.global_atomics_same_address_gops = extra_or(device, "atomic_global_same_address_gops");
   rates.shared_atomics_gops = extra_or(device, "atomic_shared_gops");
 
   rates.dram_mean_gbps = t.dram_gbps;
@@ -75,6 +76,18 @@ DeviceRates device_rates_of(const DeviceProfile& device) {
   rates.kernel_floor_us = extra_or(device, "kernel_floor_us");
   rates.dram_latency_ns = extra_or(device, "dram_latency_ns");
   rates.warps_per_sm = device.occupancy.max_threads_per_sm / kWarpSize;
+
+  rates.sm_clock_mhz = device.sm_clock_mhz;
+  rates.warp_issue_interval_ns = extra_or(device, "warp_issue_interval_ns");
+  rates.latency_ffma_ns = extra_or(device, "latency_ffma_ns");
+  rates.latency_dfma_ns = extra_or(device, "latency_dfma_ns");
+  rates.latency_imad_ns = extra_or(device, "latency_imad_ns");
+  rates.latency_hfma2_ns = extra_or(device, "latency_hfma2_ns");
+  rates.latency_mufu_ns = extra_or(device, "latency_mufu_ns");
+  rates.latency_shared_load_ns = extra_or(device, "latency_shared_load_ns");
+  rates.latency_l1_hit_ns = extra_or(device, "latency_l1_hit_ns");
+  rates.latency_l2_hit_ns = extra_or(device, "latency_l2_hit_ns");
+  rates.latency_dram_ns = extra_or(device, "latency_dram_ns");
   return rates;
 }
 
