@@ -103,8 +103,9 @@ std::vector<LatencyPart> parts_per_instruction(const KernelWork& work, const Dev
                                         instructions);
 
   // At most one unloaded latency per load (each exposed wait waits for one load).
-  const double memory_ns = std::min(cycles("long_scoreboard") / reference_ghz,
-                                    waits.memory_load_instructions / instructions * memory_latency_ns(waits, rates, notes));
+  double memory_ns = cycles("long_scoreboard") / reference_ghz;
+  if (memory_ns > 0)
+    memory_ns = std::min(memory_ns, waits.memory_load_instructions / instructions * memory_latency_ns(waits, rates, notes));
 
   double branch_fetch_ns = 0;
   for (const char* reason : kBranchFetchReasons) branch_fetch_ns += cycles(reason) / target_ghz;
