@@ -25,6 +25,31 @@ json costs_json(const std::vector<PipesCost>& costs) {
   return out;
 }
 
+json latency_json(const LatencyTerm& t) {
+  if (!t.modelled) return {{"modelled", false}, {"note", t.note}};
+  json parts = json::object();
+  for (const auto& part : t.parts) parts[part.name] = part.ns;
+  return {{"modelled", true},
+          {"kind", t.kind},
+          {"instructions_per_warp", t.instructions_per_warp},
+          {"ns_per_instruction", parts},
+          {"waves_per_launch", t.waves},
+          {"resident_warps_per_scheduler", t.resident_warps_per_scheduler},
+          {"warps_to_hide_latency", t.warps_to_hide_latency},
+          {"ms", t.ms}};
+}
+
+std::string latency_explanation_text(const LatencyTerm& t) {
+  if (!t.modelled) return "";
+  std::string out = fmt::format(
+      "\nLatency (one warp's serial work): {:.0f} instructions per warp x {:.3f} ns each x {:.2f} waves per launch\n",
+      t.instructions_per_warp, t.ns_per_instruction, t.waves);
+  for (const auto& part : t.parts) out += fmt::format("  {:<14} {:>10.3f} ns per instruction\n", part.name, part.ns);
+  out += fmt::format("  {:.0f} warps resident on the busiest scheduler; {:.1f} needed to hide the latency\n",
+                     t.resident_warps_per_scheduler, t.warps_to_hide_latency);
+  return out;
+}
+
 }  // namespace
 
 std::string pipes_table_text(const std::vector<PipesKernelPrediction>& predictions) {
@@ -42,14 +67,14 @@ std::string pipes_table_text(const std::vector<PipesKernelPrediction>& predictio
 
 std::string pipes_csv(const std::vector<PipesKernelPrediction>& predictions) {
   Table table;
-  for (const char* h : {"kernel", "device", "limiter", "bound", "compute_ms", "memory_ms", "compute_wave_factor",
+  for (const char* h : {"kernel", "device", "limiter", "bound", "compute_ms", "memory_ms", "latency_ms", "compute_wave_factor",
                         "launch_ms", "predicted_ms", "calibrated_ms", "measured_ms"})
     table.columns.push_back({h});
   auto number = [](double v) { return fmt::format("{}", v); };
   for (const auto& p : predictions) {
     const auto& r = p.prediction;
     table.add_row({p.kernel, p.device, r.limiter, to_string(r.bound), number(r.compute_ms), number(r.memory_ms),
-                   number(r.compute_wave_factor), number(r.launch_ms),
+                   number(r.latency.ms), number(r.compute_wave_factor), number(r.launch_ms),
                    number(r.predicted_ms), p.corrected_ms ? number(*p.corrected_ms) : "",
                    p.measured_ms ? number(*p.measured_ms) : ""});
   }
@@ -71,6 +96,8 @@ json pipes_json(const std::vector<PipesKernelPrediction>& predictions, const std
                    {"memory_costs_ms", costs_json(r.memory)},
                    {"compute_ms", r.compute_ms},
                    {"memory_ms", r.memory_ms},
+                   {"latency_ms", r.latency.ms},
+                   {"latency", latency_json(r.latency)},
                    {"blocks_per_launch", r.blocks},
                    {"blocks_per_sm", r.blocks_per_sm},
                    {"occupancy_limiter", r.occupancy_limiter},
@@ -103,12 +130,16 @@ std::string pipes_explanation_text(const PipesPrediction& r, const DeviceProfile
   out += "\nCosts: the time each part of the GPU needs for this work alone\n";
   for (const auto& c : r.compute) out += fmt::format("  compute  {:<18} {:>12.6f} ms\n", c.name, c.ms);
   for (const auto& c : r.memory) out += fmt::format("  memory   {:<18} {:>12.6f} ms\n", c.name, c.ms);
+  if (r.latency.modelled)
+    out += fmt::format("  latency  {:<18} {:>12.6f} ms\n", r.latency.kind, r.latency.ms);
+  out += latency_explanation_text(r.latency);
   out += fmt::format(
       "\nWaves: {:.0f} blocks per launch on {} SMs ({} per SM fit, limited by {}); compute x {:.3f}\n",
       r.blocks, device.sm_count, r.blocks_per_sm, r.occupancy_limiter.empty() ? "unknown" : r.occupancy_limiter,
       r.compute_wave_factor);
   out += fmt::format("Compute {:.6f} ms, memory {:.6f} ms: {} bound\n", r.compute_ms, r.memory_ms, to_string(r.bound));
-  out += fmt::format("Launch {:.6f} ms\nPredicted {:.6f} ms (= launch + max(compute, memory)); limiter: {}\n", r.launch_ms,
+  out += fmt::format("Launch {:.6f} ms\nPredicted {:.6f} ms (= launch + max(compute, memory, latency)); limiter: {}\n",
+                     r.launch_ms,
                      r.predicted_ms, r.limiter);
   for (const auto& n : r.notes) out += fmt::format("  note: {}\n", n);
   return out;

@@ -86,6 +86,10 @@ TEST_CASE("predict --model pipes names the limiter and reports every cost") {
   CHECK(p["predicted_ms"].get<double>() == Approx(32.0 * (70642416 + 33570816) / 117.56e9 * 1e3));
   for (const char* cost : {"fp64 pipe", "alu pipe", "lsu pipe", "issue"}) CHECK(p["compute_costs_ms"].contains(cost));
   CHECK(p["measured_pipes"] == false);
+  // The thesis' data has no stall counters: the latency term is reported as not modelled.
+  CHECK(p["latency_ms"] == 0);
+  CHECK(p["latency"]["modelled"] == false);
+  CHECK_THAT(p["latency"]["note"].get<std::string>(), Catch::Contains("latency not modelled"));
 
   const auto table = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "GTX-660", "--model", "pipes"});
   REQUIRE(table.exit_code == 0);

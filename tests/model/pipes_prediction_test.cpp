@@ -214,3 +214,214 @@ TEST_CASE("pipes model: wgmma kernels cost the wgmma peak, mma.sync kernels the 
   std::get<KernelCounters>(k.description).extra["smsp__inst_executed_pipe_tensor_op_hmma.sum"] = 1000;
   CHECK(cost_of(predict_pipes(k, device), "tensor bf16") == Approx(2.0));  // at 500 TFLOP/s
 }
+
+namespace {
+
+// round_device() with the latency characterizers: a 1000 MHz clock (1 ns per cycle), one warp
+// issuing every cycle, FFMA 4 ns, DFMA 8 ns, shared load 30 ns, MUFU 20 ns, L1 hit 30 ns, L2
+// hit 200 ns, DRAM 500 ns.
+DeviceProfile device_with_latencies() {
+  DeviceProfile d = round_device();
+  d.sm_clock_mhz = 1000;
+  for (const auto& [key, value] : std::map<std::string, double>{{"warp_issue_interval_ns", 1},
+                                                                {"latency_ffma_ns", 4},
+                                                                {"latency_dfma_ns", 8},
+                                                                {"latency_shared_load_ns", 30},
+                                                                {"latency_mufu_ns", 20},
+                                                                {"latency_l1_hit_ns", 30},
+                                                                {"latency_l2_hit_ns", 200},
+                                                                {"latency_dram_ns", 500}})
+    d.extra_throughput[key] = value;
+  return d;
+}
+
+// A kernel of `blocks` x `threads` (one launch, 32 registers per thread) that issued
+// `per_warp` instructions per warp and stalled `stalls` cycles per instruction per reason, on
+// a reference clocked at 1000 MHz.
+KernelRecord stalled_kernel(double blocks, double threads, double per_warp, std::map<std::string, double> stalls,
+                            std::map<std::string, double> extra = {}) {
+  const double warps = blocks * std::ceil(threads / 32), instructions = warps * per_warp;
+  extra["smsp__inst_executed_pipe_fma.sum"] = instructions;
+  extra["issued"] = instructions;
+  extra["sm__warps_launched.sum"] = warps;
+  extra["sm__cycles_elapsed.avg.per_second"] = 1e9;
+  for (const auto& [reason, per_instruction] : stalls)
+    extra["smsp__warps_issue_stalled_" + reason + ".sum"] = per_instruction * instructions;
+  KernelRecord k = pipe_kernel(std::move(extra), 0, 0);
+  k.invocations = 1;
+  k.launch_shapes[0].grid = {blocks, 1, 1};
+  k.launch_shapes[0].block = {threads, 1, 1};
+  k.launch_shapes[0].invocations = 1;
+  return k;
+}
+
+double part_of(const LatencyTerm& t, const std::string& name) {
+  for (const auto& part : t.parts)
+    if (part.name == name) return part.ns;
+  return -1;
+}
+
+bool has_note(const PipesPrediction& p, const std::string& text) {
+  for (const auto& n : p.notes)
+    if (n.find(text) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("latency: four warps on the whole GPU take their own serial time (issue 13's 238 ms kernel)") {
+  // 4 blocks x 32 threads, 51 M instructions per warp, 8.3 cycles of dependency wait each plus
+  // the issue cycle: 51e6 x 9.3 cycles at 1.98 GHz = 239.5 ms (measured on an H200: 238 ms).
+  DeviceProfile h200 = device_with_latencies();
+  h200.sm_clock_mhz = 1980;
+  h200.extra_throughput.erase("warp_issue_interval_ns");  // one cycle at the target's clock
+  const auto k = stalled_kernel(4, 32, 51e6, {{"wait", 8.3}, {"selected", 1}});
+  const auto p = predict_pipes(k, h200);
+  REQUIRE(p.latency.modelled);
+  CHECK(p.latency.instructions_per_warp == Approx(51e6));
+  CHECK(p.latency.waves == 1);
+  CHECK(p.latency.resident_warps_per_scheduler == 1);
+  CHECK(p.latency.ns_per_instruction == Approx(9.3 / 1.98));
+  CHECK(p.latency.ms == Approx(51e6 * 9.3 / 1.98e9 * 1e3));
+  CHECK(p.limiter == "latency (fp32 dependency)");
+  CHECK(p.predicted_ms == Approx(p.launch_ms + p.latency.ms));
+  // The throughput costs alone say a few ms: issue on 4 of 100 SMs.
+  CHECK(p.compute_ms < 10);
+  PipesTerms no_latency;
+  no_latency.latency = false;
+  CHECK(predict_pipes(k, h200, no_latency).predicted_ms < 10);
+}
+
+TEST_CASE("latency: waves of resident blocks each take one warp's serial time") {
+  // 2000 blocks of 256 threads, 8 fit per SM: the busiest of 100 SMs runs 20 blocks in 3 waves.
+  const auto k = stalled_kernel(2000, 256, 1000, {{"wait", 7}, {"selected", 1}});
+  const auto p = predict_pipes(k, device_with_latencies());
+  CHECK(p.latency.waves == 3);
+  CHECK(p.latency.resident_warps_per_scheduler == 16);  // 8 blocks x 8 warps over 4 schedulers
+  CHECK(p.latency.warps_to_hide_latency == Approx(8));  // 8 ns per instruction over a 1 ns issue
+  CHECK(p.latency.ms == Approx(3 * 1000 * 8e-6));
+}
+
+TEST_CASE("latency: a full-occupancy streaming kernel is not latency bound (queueing is not latency)") {
+  // 100000 blocks x 256 threads, 22 instructions per warp, one 256-byte load and store per warp,
+  // all from DRAM. At full occupancy the long-scoreboard stalls (500 cycles per instruction)
+  // are mostly queueing under bandwidth load; exposed waits are capped at one unloaded DRAM
+  // latency per load: 500 ns / 22 per instruction.
+  const double warps = 100000 * 8.0, sectors = warps * 8;
+  auto k = stalled_kernel(100000, 256, 22, {{"long_scoreboard", 500}, {"not_selected", 10}, {"selected", 1}},
+                                {{"smsp__inst_executed_op_global_ld.sum", warps},
+                                 {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", sectors},
+                                 {"lts__t_sectors_srcunit_tex_lookup_miss.sum", sectors}});
+  std::get<KernelCounters>(k.description).thesis.dram_read_transactions = sectors;
+  std::get<KernelCounters>(k.description).thesis.dram_write_transactions = sectors;
+  const auto p = predict_pipes(k, device_with_latencies());
+  REQUIRE(p.latency.modelled);
+  CHECK(part_of(p.latency, "memory") == Approx(500.0 / 22));
+  CHECK(p.latency.kind == "memory");
+  CHECK(p.latency.ms == Approx(125 * 22 * (1 + 500.0 / 22) * 1e-6));  // 125 waves
+  CHECK(p.latency.ms < p.memory_ms);
+  CHECK(p.limiter == "DRAM");
+}
+
+TEST_CASE("latency: memory waits cost the unloaded latency of the kernel's hit mix") {
+  // Half the load sectors hit L1 (30 ns); of the rest, half hit L2 (200 ns), half go to DRAM
+  // (500 ns): 15 + 0.5 x 350 = 190 ns per load, one load per 10 instructions: cap 19 ns.
+  const double warps = 4;
+  auto k = stalled_kernel(4, 32, 1000, {{"long_scoreboard", 100}, {"selected", 1}},
+                                {{"smsp__inst_executed_op_global_ld.sum", warps * 100},
+                                 {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", 50},
+                                 {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", 50},
+                                 {"lts__t_sectors_srcunit_tex_lookup_hit.sum", 25},
+                                 {"lts__t_sectors_srcunit_tex_lookup_miss.sum", 25}});
+  auto p = predict_pipes(k, device_with_latencies());
+  CHECK(part_of(p.latency, "memory") == Approx(19));
+  CHECK(p.limiter == "latency (memory)");
+  // A warp that waited less than that on the reference (its loads overlapped) keeps its waits.
+  auto& stalls = std::get<KernelCounters>(k.description).extra;
+  stalls["smsp__warps_issue_stalled_long_scoreboard.sum"] = 5.0 * warps * 1000;
+  p = predict_pipes(k, device_with_latencies());
+  CHECK(part_of(p.latency, "memory") == Approx(5));
+}
+
+TEST_CASE("latency: only the latency share of barrier waits counts") {
+  // Outside barriers a warp spends 1 (issue) + 4 (wait) + 30 (not selected: throughput) cycles
+  // per instruction: 5/35 of that is latency, so 5/35 of its 21 barrier cycles are.
+  const auto k = stalled_kernel(2000, 256, 1000, {{"wait", 4}, {"not_selected", 30}, {"barrier", 21}, {"selected", 1}});
+  const auto p = predict_pipes(k, device_with_latencies());
+  CHECK(part_of(p.latency, "barrier") == Approx(21.0 * 5 / 35));
+  CHECK(part_of(p.latency, "dependency") == Approx(4));
+}
+
+TEST_CASE("latency: an fp64 loop names its dependency") {
+  auto k = stalled_kernel(4, 32, 1000, {{"wait", 7}, {"selected", 1}});
+  auto& extra = std::get<KernelCounters>(k.description).extra;
+  extra["smsp__inst_executed_pipe_fp64.sum"] = extra["smsp__inst_executed_pipe_fma.sum"];
+  extra["smsp__inst_executed_pipe_fma.sum"] = 1;
+  CHECK(predict_pipes(k, device_with_latencies()).limiter == "latency (fp64 dependency)");
+}
+
+TEST_CASE("latency: profiles without stall counters and devices without latencies are noted, not modelled") {
+  const auto old_kernel = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1e9}, {"issued", 1e9}}, 0, 0);
+  const auto p = predict_pipes(old_kernel, device_with_latencies());
+  CHECK_FALSE(p.latency.modelled);
+  CHECK(p.latency.ms == 0);
+  CHECK(has_note(p, "no warps-launched or stall-reason counters"));
+  CHECK(p.predicted_ms == Approx(predict_pipes(old_kernel, round_device()).predicted_ms));
+
+  const auto new_kernel = stalled_kernel(4, 32, 1000, {{"wait", 7}});
+  const auto q = predict_pipes(new_kernel, round_device());
+  CHECK_FALSE(q.latency.modelled);
+  CHECK(has_note(q, "no SM clock or memory latencies"));
+  CHECK(q.limiter != "latency (fp32 dependency)");
+}
+
+TEST_CASE("pipes calibration: a latency-bound kernel keeps its latency efficiency") {
+  const auto k = stalled_kernel(4, 32, 1e6, {{"wait", 7}, {"selected", 1}});  // 8 ms of latency
+  DeviceProfile reference = device_with_latencies();
+  reference.extra_throughput.erase("warp_issue_interval_ns");  // one cycle at the device's clock
+  DeviceProfile target = reference;
+  target.sm_clock_mhz = 2000;  // the same cycles in half the time: 4 ms
+  const double launch = predict_pipes(k, reference).launch_ms;
+  // Measured 10 ms of work on the reference where 8 were predicted: x 1.25 on the target.
+  CHECK(calibrated_pipes_ms(k, target, reference, launch + 10) == Approx(launch + 4 * 1.25));
+}
+
+TEST_CASE("pipes model: atomics on one address serialize on the L2 slice that holds it") {
+  DeviceProfile device = round_device();
+  device.extra_throughput["atomic_global_gops"] = 640;
+  device.extra_throughput["atomic_global_same_address_gops"] = 16;
+  // 1e8 warp instructions = 3.2e9 operations: 5 ms at the distinct-address rate.
+  auto k = pipe_kernel({{"smsp__sass_inst_executed_op_global_red.sum", 1e8},
+                        {"lts__t_requests_srcunit_tex_op_red.sum", 1e6},
+                        {"lts__t_requests_srcunit_tex_op_red.max", 0.5e6}},
+                       0, 0);
+  // Half the requests on one slice: 1.6e9 operations at 16 G/s = 100 ms.
+  auto p = predict_pipes(k, device);
+  CHECK(cost_of(p, "global atomics (same address)") == Approx(100));
+  CHECK(p.limiter == "global atomics (same address)");
+  // Spread over 100 slices: 3.2e7 operations on the busiest, 2 ms: the distinct-address rate binds.
+  std::get<KernelCounters>(k.description).extra["lts__t_requests_srcunit_tex_op_red.max"] = 1e4;
+  p = predict_pipes(k, device);
+  CHECK(cost_of(p, "global atomics") == Approx(5));
+  CHECK(cost_of(p, "global atomics (same address)") == -1);
+  // Without per-slice counters: the distinct-address rate, with a note.
+  std::get<KernelCounters>(k.description).extra.erase("lts__t_requests_srcunit_tex_op_red.max");
+  std::get<KernelCounters>(k.description).extra.erase("lts__t_requests_srcunit_tex_op_red.sum");
+  p = predict_pipes(k, device);
+  CHECK(cost_of(p, "global atomics") == Approx(5));
+  CHECK(has_note(p, "atomics at the distinct-address rate"));
+}
+
+TEST_CASE("pipes model: bulk copies past L1 get no memory-parallelism cost") {
+  // As the parallelism test above, but the SMs ask L2 for 4x the bytes that go through L1: the
+  // rest moved by TMA/cp.async.bulk, so only a quarter of the DRAM traffic is the threads'.
+  const auto k = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                              {"sm__warps_active.avg.pct_of_peak_sustained_active", 50},
+                              {"l1tex__t_bytes.sum", 256e6},
+                              {"lts__t_sectors_srcunit_tex_op_read.sum", 4 * 256e6 / 32},
+                              {"smsp__inst_executed_op_global_ld.sum", 1e6}},
+                             62.5e6, 0);  // 2e9 bytes read
+  const auto p = predict_pipes(k, round_device());
+  CHECK(cost_of(p, "DRAM parallelism") == Approx(0.25 * 2e9 / 2048e9 * 1e3));
+  CHECK(has_note(p, "75 % of the L2 traffic not through L1"));
+}

@@ -26,6 +26,30 @@ void set_pipe_rate(const DeviceProfile& device, DeviceRates& rates, const std::s
   }
 }
 
+// Rates taken as measured (0 when the profile lacks them): the member and its throughput key.
+constexpr std::array<std::pair<double DeviceRates::*, const char*>, 20> kMeasuredRates{{
+    {&DeviceRates::global_atomics_gops, "atomic_global_gops"},
+    {&DeviceRates::global_atomics_same_address_gops, "atomic_global_same_address_gops"},
+    {&DeviceRates::shared_atomics_gops, "atomic_shared_gops"},
+    {&DeviceRates::dram_read_gbps, "dram_read_gbps"},
+    {&DeviceRates::dram_write_gbps, "dram_write_gbps"},
+    {&DeviceRates::dram_copy_gbps, "dram_copy_gbps"},
+    {&DeviceRates::l2_gbps, "l2_gbps"},
+    {&DeviceRates::l1_gbps, "l1_gbps"},
+    {&DeviceRates::kernel_floor_us, "kernel_floor_us"},
+    {&DeviceRates::dram_latency_ns, "dram_latency_ns"},
+    {&DeviceRates::warp_issue_interval_ns, "warp_issue_interval_ns"},
+    {&DeviceRates::latency_ffma_ns, "latency_ffma_ns"},
+    {&DeviceRates::latency_dfma_ns, "latency_dfma_ns"},
+    {&DeviceRates::latency_imad_ns, "latency_imad_ns"},
+    {&DeviceRates::latency_hfma2_ns, "latency_hfma2_ns"},
+    {&DeviceRates::latency_mufu_ns, "latency_mufu_ns"},
+    {&DeviceRates::latency_shared_load_ns, "latency_shared_load_ns"},
+    {&DeviceRates::latency_l1_hit_ns, "latency_l1_hit_ns"},
+    {&DeviceRates::latency_l2_hit_ns, "latency_l2_hit_ns"},
+    {&DeviceRates::latency_dram_ns, "latency_dram_ns"},
+}};
+
 }  // namespace
 
 DeviceRates device_rates_of(const DeviceProfile& device) {
@@ -63,18 +87,10 @@ DeviceRates device_rates_of(const DeviceProfile& device) {
 
   // A conflict-free 32-bit shared load or store of a warp is one wavefront.
   rates.shared_wavefronts_gps = t.shared_ldst_gops / kWarpSize;
-  rates.global_atomics_gops = extra_or(device, "atomic_global_gops");
-  rates.shared_atomics_gops = extra_or(device, "atomic_shared_gops");
-
   rates.dram_mean_gbps = t.dram_gbps;
-  rates.dram_read_gbps = extra_or(device, "dram_read_gbps");
-  rates.dram_write_gbps = extra_or(device, "dram_write_gbps");
-  rates.dram_copy_gbps = extra_or(device, "dram_copy_gbps");
-  rates.l2_gbps = extra_or(device, "l2_gbps");
-  rates.l1_gbps = extra_or(device, "l1_gbps");
-  rates.kernel_floor_us = extra_or(device, "kernel_floor_us");
-  rates.dram_latency_ns = extra_or(device, "dram_latency_ns");
+  for (const auto& [member, key] : kMeasuredRates) rates.*member = extra_or(device, key);
   rates.warps_per_sm = device.occupancy.max_threads_per_sm / kWarpSize;
+  rates.sm_clock_mhz = device.sm_clock_mhz;
   return rates;
 }
 

@@ -23,6 +23,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kPipeCoun
     {"fma", "smsp__inst_executed_pipe_fma.sum"},
 }};
 constexpr std::string_view kTensorOpsPrefix = "sm__ops_path_tensor_src_";
+constexpr std::string_view kStallPrefix = "smsp__warps_issue_stalled_";
 
 double value_or(const std::map<std::string, double>& extra, std::string_view name, double fallback = 0) {
   const auto it = extra.find(std::string(name));
@@ -75,6 +76,37 @@ void add_measured_counters(const KernelCounters& counters, KernelWork& work) {
       value_or(extra, "smsp__inst_executed_op_global_ld.sum") + value_or(extra, "smsp__inst_executed_op_global_st.sum");
   if (global_instructions > 0) work.bytes_per_global_instruction = work.l1_bytes / global_instructions;
   work.achieved_occupancy = value_or(extra, "sm__warps_active.avg.pct_of_peak_sustained_active") / 100;
+  // The busiest L2 slice's share of the atomic requests (per-slice maximum over the sum).
+  const double atomic_requests = value_or(extra, "lts__t_requests_srcunit_tex_op_atom.sum") +
+                                 value_or(extra, "lts__t_requests_srcunit_tex_op_red.sum");
+  if (atomic_requests > 0)
+    work.atomic_busiest_l2_slice_share = (value_or(extra, "lts__t_requests_srcunit_tex_op_atom.max") +
+                                          value_or(extra, "lts__t_requests_srcunit_tex_op_red.max")) /
+                                         atomic_requests;
+}
+
+// hit / (hit + miss), or -1 when neither was recorded.
+double hit_share(const std::map<std::string, double>& extra, const std::string& prefix) {
+  const double hit = value_or(extra, prefix + "_hit.sum"), miss = value_or(extra, prefix + "_miss.sum");
+  return hit + miss > 0 ? hit / (hit + miss) : -1;
+}
+
+void add_wait_counters(const KernelCounters& counters, KernelWork& work) {
+  const auto& extra = counters.extra;
+  WarpWaits& waits = work.waits;
+  waits.warps_launched = value_or(extra, "sm__warps_launched.sum");
+  for (const auto& [name, value] : extra) {
+    if (!name.starts_with(kStallPrefix) || !name.ends_with(".sum")) continue;
+    const std::string reason = name.substr(kStallPrefix.size(), name.size() - kStallPrefix.size() - 4);
+    if (reason.find('.') == std::string::npos) waits.stall_cycles[reason] = value;
+  }
+  waits.reference_clock_mhz = value_or(extra, "sm__cycles_elapsed.avg.per_second") * 1e-6;
+  waits.memory_load_instructions = value_or(extra, "smsp__inst_executed_op_global_ld.sum") +
+                                   value_or(extra, "smsp__inst_executed_op_local_ld.sum") +
+                                   value_or(extra, "smsp__sass_inst_executed_op_global_atom.sum");
+  waits.shared_load_instructions = value_or(extra, "smsp__inst_executed_op_shared_ld.sum", -1);
+  waits.l1_hit_share = hit_share(extra, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup");
+  waits.l2_hit_share = hit_share(extra, "lts__t_sectors_srcunit_tex_lookup");
 }
 
 // Without pipe counters: each thesis instruction class goes to the pipe that executes it
@@ -116,6 +148,7 @@ KernelWork kernel_work_of(const KernelRecord& kernel) {
     work.dram_read_bytes = c.dram_read_transactions * kSectorBytes;
     work.dram_write_bytes = c.dram_write_transactions * kSectorBytes;
     add_measured_counters(*counters, work);
+    add_wait_counters(*counters, work);
     work.measured_pipes = !work.pipe_instructions.empty();
     if (!work.measured_pipes) derive_pipes_from_thesis_counters(c, work);
   } else {

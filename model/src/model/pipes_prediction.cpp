@@ -1,7 +1,10 @@
 #include "roofcast/model/pipes_prediction.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+
+#include <fmt/format.h>
 
 #include "roofcast/model/device_rates.hpp"
 #include "roofcast/model/occupancy.hpp"
@@ -31,6 +34,26 @@ const PipesCost* largest(const std::vector<PipesCost>& costs) {
   for (const auto& c : costs)
     if (!best || c.ms > best->ms) best = &c;
   return best;
+}
+
+// Global atomics spread over many lines go at the distinct-address rate. Atomics on the same
+// address are applied one after another by the L2 slice that holds it: the busiest slice takes
+// its share of them no faster than one line takes the same-address benchmark's (where every
+// warp of the grid hits one line, so one slice has them all).
+void add_global_atomics_cost(const KernelWork& work, const DeviceRates& rates, PipesPrediction& p) {
+  const double operations = work.global_atomic_instructions * kWarpSize;
+  const double spread_ms = ms_of(operations, rates.global_atomics_gops);
+  if (work.atomic_busiest_l2_slice_share <= 0 || rates.global_atomics_same_address_gops <= 0) {
+    p.notes.push_back(work.atomic_busiest_l2_slice_share <= 0
+                          ? "no per-slice L2 atomic requests in the profile: atomics at the distinct-address rate"
+                          : "no same-address atomic rate on this device: atomics at the distinct-address rate");
+    p.compute.push_back({"global atomics", spread_ms});
+    return;
+  }
+  const double same_line_ms =
+      ms_of(operations * work.atomic_busiest_l2_slice_share, rates.global_atomics_same_address_gops);
+  p.compute.push_back(same_line_ms > spread_ms ? PipesCost{"global atomics (same address)", same_line_ms}
+                                               : PipesCost{"global atomics", spread_ms});
 }
 
 void add_compute_costs(const KernelWork& work, const DeviceRates& rates, const PipesTerms& terms,
@@ -65,8 +88,7 @@ void add_compute_costs(const KernelWork& work, const DeviceRates& rates, const P
   if (terms.shared && work.shared_wavefronts > 0 && rates.shared_wavefronts_gps > 0)
     p.compute.push_back({"shared", ms_of(work.shared_wavefronts, rates.shared_wavefronts_gps)});
   if (terms.atomics) {
-    if (work.global_atomic_instructions > 0 && rates.global_atomics_gops > 0)
-      p.compute.push_back({"global atomics", ms_of(work.global_atomic_instructions * kWarpSize, rates.global_atomics_gops)});
+    if (work.global_atomic_instructions > 0 && rates.global_atomics_gops > 0) add_global_atomics_cost(work, rates, p);
     if (work.shared_atomic_instructions > 0 && rates.shared_atomics_gops > 0)
       p.compute.push_back({"shared atomics", ms_of(work.shared_atomic_instructions * kWarpSize, rates.shared_atomics_gops)});
   }
@@ -84,21 +106,34 @@ void add_memory_costs(const KernelWork& work, const DeviceRates& rates, const Pi
   if (terms.l1 && work.l1_bytes > 0 && rates.l1_gbps > 0) p.memory.push_back({"L1", ms_of(work.l1_bytes, rates.l1_gbps)});
 }
 
+// The share of the kernel's global memory traffic its threads' loads and stores move: what goes
+// through L1 over what the SMs ask of L2. Bulk copies (TMA, cp.async.bulk) go between L2 and
+// shared memory past L1, so a kernel that moves most of its data that way has far more L2 than
+// L1 traffic; thread loads and stores alone have at least as much L1 traffic (L1 hits included).
+double thread_moved_share(const KernelWork& work, PipesPrediction& p) {
+  if (work.l1_bytes <= 0 || work.l2_bytes <= work.l1_bytes) return 1;
+  const double share = work.l1_bytes / work.l2_bytes;
+  p.notes.push_back(fmt::format("{:.0f} % of the L2 traffic not through L1 (bulk/TMA copies): memory parallelism "
+                                "for the rest only",
+                                100 * (1 - share)));
+  return share;
+}
+
 // Little's law: an SM with W warps, each with b bytes of loads and stores in flight, draws
 // W x b / latency. A launch with at least as many blocks as SMs keeps the kernel's achieved
 // occupancy on every SM; a smaller one has one block on each of `blocks` SMs. Weighted over
 // the launch shapes by their share of the blocks.
 void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceRates& rates, double sms,
                           PipesPrediction& p) {
-  const double dram_bytes = work.dram_read_bytes + work.dram_write_bytes;
   const double b = work.bytes_per_global_instruction;
-  if (dram_bytes <= 0 || b <= 0 || rates.dram_latency_ns <= 0 || sms <= 0) return;
+  if (work.dram_read_bytes + work.dram_write_bytes <= 0 || b <= 0 || rates.dram_latency_ns <= 0 || sms <= 0) return;
   // Outside 1 to 16 bytes per thread the kernel moves its data some other way than by loads
-  // and stores of its threads (bulk/TMA copies): their parallelism is not in these counters.
+  // and stores of its threads (cp.async, bulk/TMA copies): their parallelism is not in these counters.
   if (b < kWarpSize || b > 16 * kWarpSize) {
     p.notes.push_back("global memory not moved by thread loads and stores (bulk copies?): memory parallelism not modelled");
     return;
   }
+  const double dram_bytes = (work.dram_read_bytes + work.dram_write_bytes) * thread_moved_share(work, p);
   const double full_warps = work.achieved_occupancy * rates.warps_per_sm;
   // Nanoseconds per byte (latency / bytes in flight over the active SMs), weighted by blocks.
   double ns_per_byte = 0, total_blocks = 0;
@@ -155,7 +190,8 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"atomics", &PipesTerms::atomics}, {"dram-direction", &PipesTerms::dram_direction},
       {"l2", &PipesTerms::l2},         {"l1", &PipesTerms::l1},
       {"parallelism", &PipesTerms::parallelism},
-      {"waves", &PipesTerms::waves},   {"launch", &PipesTerms::launch},
+      {"waves", &PipesTerms::waves},   {"latency", &PipesTerms::latency},
+      {"launch", &PipesTerms::launch},
   };
   return names;
 }
@@ -178,15 +214,23 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& d
   p.memory_ms = memory ? memory->ms : 0;
   std::string memory_limiter = memory ? memory->name : "";
   // The DRAM bound and the parallelism bound meet in a knee (soft_max), not a corner.
-  const double dram = cost_named(p.memory, "DRAM"), latency = cost_named(p.memory, "DRAM parallelism");
-  if (dram > 0 && latency > 0 && soft_max(dram, latency) > p.memory_ms) {
-    p.memory_ms = soft_max(dram, latency);
-    memory_limiter = latency > dram ? "DRAM parallelism" : "DRAM";
+  const double dram = cost_named(p.memory, "DRAM"), parallelism = cost_named(p.memory, "DRAM parallelism");
+  if (dram > 0 && parallelism > 0 && soft_max(dram, parallelism) > p.memory_ms) {
+    p.memory_ms = soft_max(dram, parallelism);
+    memory_limiter = parallelism > dram ? "DRAM parallelism" : "DRAM";
   }
   p.bound = p.memory_ms > p.compute_ms ? Bound::memory : Bound::compute;
-  const double throughput_ms = std::max(p.compute_ms, p.memory_ms);
+  double throughput_ms = std::max(p.compute_ms, p.memory_ms);
   p.limiter = p.bound == Bound::memory ? memory_limiter : compute ? compute->name : "";
   if (p.bound == Bound::compute && p.compute_wave_factor > 1.5) p.limiter += " (idle SMs)";
+  if (terms.latency) {
+    p.latency = latency_term_of(kernel, p.work, device, rates);
+    if (!p.latency.note.empty()) p.notes.push_back(p.latency.note);
+    if (p.latency.ms > throughput_ms) {
+      throughput_ms = p.latency.ms;
+      p.limiter = "latency (" + p.latency.kind + ")";
+    }
+  }
 
   if (terms.launch) {
     // A launch that reads memory waits at least one DRAM round trip before its last store.
@@ -206,16 +250,14 @@ double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& targ
   const PipesPrediction on_target = predict_pipes(kernel, target, terms);
   const PipesPrediction on_reference = predict_pipes(kernel, reference, terms);
   const double reference_work_ms = measured_on_reference_ms - on_reference.launch_ms;
-  const double predicted_work_ms = std::max(on_reference.compute_ms, on_reference.memory_ms);
-  if (!(reference_work_ms > 0) || !(predicted_work_ms > 0)) return on_target.predicted_ms;
-  const double efficiency = reference_work_ms / predicted_work_ms;
+  const std::array<double, 3> reference_sides{on_reference.compute_ms, on_reference.memory_ms, on_reference.latency.ms};
+  const auto limiting = std::max_element(reference_sides.begin(), reference_sides.end());
+  if (!(reference_work_ms > 0) || !(*limiting > 0)) return on_target.predicted_ms;
+  const double efficiency = reference_work_ms / *limiting;
 
-  double compute_ms = on_target.compute_ms, memory_ms = on_target.memory_ms;
-  if (on_reference.bound == Bound::compute)
-    compute_ms *= efficiency;
-  else
-    memory_ms *= efficiency;
-  return on_target.launch_ms + std::max(compute_ms, memory_ms);
+  std::array<double, 3> target_sides{on_target.compute_ms, on_target.memory_ms, on_target.latency.ms};
+  target_sides[static_cast<size_t>(limiting - reference_sides.begin())] *= efficiency;
+  return on_target.launch_ms + *std::max_element(target_sides.begin(), target_sides.end());
 }
 
 }  // namespace roofcast

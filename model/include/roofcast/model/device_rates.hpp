@@ -18,7 +18,9 @@ struct DeviceRates {
   std::map<std::string, double> tensor_gops;    // tensor-core operations per second (G), by source type: mma.sync
   std::map<std::string, double> tensor_wgmma_gops;  // the same through Hopper wgmma, where measured
   double shared_wavefronts_gps = 0;             // billions of shared-memory wavefronts per second
-  double global_atomics_gops = 0;               // thread-level atomics per second (G)
+  double global_atomics_gops = 0;               // thread-level atomics per second (G), distinct addresses
+  // The same with every warp of the grid on one 128-byte line: the rate one L2 line takes them.
+  double global_atomics_same_address_gops = 0;
   double shared_atomics_gops = 0;
   double dram_read_gbps = 0, dram_write_gbps = 0, dram_copy_gbps = 0;
   double dram_mean_gbps = 0;                    // B_mem: mean of the three
@@ -29,6 +31,13 @@ struct DeviceRates {
   // loads and stores in flight, draws at most W x b / latency.
   double dram_latency_ns = 0;
   double warps_per_sm = 0;                      // warp slots of an SM
+  // Latencies of one warp alone, unloaded (`latency_*_ns`, docs/bench.md), and the SM clock
+  // they were measured at; 0 when the device profile predates them.
+  double sm_clock_mhz = 0;
+  double warp_issue_interval_ns = 0;  // between two independent instructions of one warp
+  double latency_ffma_ns = 0, latency_dfma_ns = 0, latency_imad_ns = 0, latency_hfma2_ns = 0, latency_mufu_ns = 0;
+  double latency_shared_load_ns = 0;
+  double latency_l1_hit_ns = 0, latency_l2_hit_ns = 0, latency_dram_ns = 0;  // global loads, pointer chase
   std::vector<std::string> notes;
 };
 

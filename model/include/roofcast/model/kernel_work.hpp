@@ -8,6 +8,24 @@
 
 namespace roofcast {
 
+// What the kernel's warps waited for on the reference GPU (the latency term,
+// docs/pipes-model.md), from counters `roofcast profile` records since issue 13. Zero or
+// empty when the profile predates them.
+struct WarpWaits {
+  double warps_launched = 0;
+  // Warp-cycles stalled per reason, summed over the SM sub-partitions, in the reference's SM
+  // cycles: "wait", "long_scoreboard", "short_scoreboard", "barrier", "not_selected"...
+  std::map<std::string, double> stall_cycles;
+  double reference_clock_mhz = 0;  // the SM clock those cycles ran at
+  // Warp instructions a long-scoreboard wait can wait for: global and local loads, atomics
+  // that return a value.
+  double memory_load_instructions = 0;
+  double shared_load_instructions = 0;  // < 0 when not recorded
+  // Shares of global-load sectors that hit L1, and of the SMs' L2 sectors that hit L2; < 0 unknown.
+  double l1_hit_share = -1;
+  double l2_hit_share = -1;
+};
+
 // What a kernel asks of each part of an SM and of the memory system, totals over its
 // invocations: the kernel side of the multi-pipeline model (docs/pipes-model.md).
 struct KernelWork {
@@ -21,6 +39,9 @@ struct KernelWork {
   double shared_wavefronts = 0;          // shared-memory wavefronts, bank conflicts included
   double global_atomic_instructions = 0;  // warp-level atomics and reductions to global memory
   double shared_atomic_instructions = 0;
+  // Contention: the share of the kernel's L2 atomic requests that went to its busiest L2 slice
+  // (1 / slices when spread evenly, 1 when all on one line); 0 when not recorded.
+  double atomic_busiest_l2_slice_share = 0;
   double dram_read_bytes = 0;
   double dram_write_bytes = 0;
   bool dram_direction_known = true;  // false when only the read + write total is known
@@ -33,6 +54,7 @@ struct KernelWork {
   // True when the pipe counts were measured; false when derived from the thesis' counters
   // or published parameters (then `notes` says how).
   bool measured_pipes = false;
+  WarpWaits waits;
   std::vector<std::string> notes;
 };
 

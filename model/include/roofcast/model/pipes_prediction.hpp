@@ -6,6 +6,7 @@
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
 #include "roofcast/model/kernel_work.hpp"
+#include "roofcast/model/latency_term.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 
 namespace roofcast {
@@ -23,6 +24,7 @@ struct PipesTerms {
   bool l1 = true;              // L1 traffic at L1 bandwidth
   bool parallelism = true;     // DRAM bandwidth an SM can draw with the loads it keeps in flight
   bool waves = true;           // blocks per SM: partial waves, idle SMs
+  bool latency = true;         // one warp's serial work: latencies too few resident warps cannot hide
   bool launch = true;          // the fixed time of a kernel launch
 };
 
@@ -49,10 +51,13 @@ struct PipesPrediction {
   int blocks_per_sm = 0;           // of the most common launch shape; 0 when unknown
   std::string occupancy_limiter;
   double compute_wave_factor = 1;  // >= 1: the busiest SM's share of blocks over the mean share
+  LatencyTerm latency;             // the latency bound; latency.ms is 0 when not modelled
   double launch_ms = 0;            // fixed time of the kernel's launches
   double predicted_ms = 0;
   Bound bound = Bound::compute;
-  std::string limiter;  // the cost that sets the time: "fma pipe", "DRAM", "launch"...
+  // The cost that sets the time: "fma pipe", "DRAM", "latency (memory)", "launch"... `bound`
+  // stays the larger of compute and memory when the latency term sets the time.
+  std::string limiter;
   std::vector<std::string> notes;  // derived inputs and terms left out
 };
 
@@ -64,8 +69,8 @@ namespace roofcast {
 
 // The optional calibration (the thesis' E_util idea, applied to the limiting side only): the
 // kernel's measured time on the reference device, less its launch time, says how far it falls
-// short of its limiter there; the same side (compute or memory) keeps that efficiency on the
-// target, the other side and the launch time are not scaled. Returns the calibrated time on
+// short of its limiter there; the same side (compute, memory or latency) keeps that efficiency
+// on the target, the other sides and the launch time are not scaled. Returns the calibrated time on
 // `target`, or the uncalibrated one when the reference time says nothing (no work or no time).
 double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
                            double measured_on_reference_ms, const PipesTerms& terms = {});

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "roofcast/model/device_profile.hpp"
+#include "roofcast/model/device_rates.hpp"
+#include "roofcast/model/kernel_profile.hpp"
+#include "roofcast/model/kernel_work.hpp"
+
+namespace roofcast {
+
+// One part of a warp's time per instruction on the target, in nanoseconds.
+struct LatencyPart {
+  std::string name;  // "issue", "dependency", "shared/MUFU", "memory", "barrier", "branch/fetch"
+  double ns = 0;
+};
+
+// The latency term of the multi-pipeline model (docs/pipes-model.md): a kernel cannot finish
+// before its warps' own serial work. Each resident warp needs `ns_per_instruction` for each of
+// its `instructions_per_warp` instructions (issue plus the latencies it waited for on the
+// reference, converted to the target), whatever the other warps do, so each wave of resident
+// blocks takes at least that; the busiest SM runs `waves` of them.
+struct LatencyTerm {
+  bool modelled = false;  // false: inputs missing, `note` says which
+  std::string note;
+  double instructions_per_warp = 0;
+  std::vector<LatencyPart> parts;  // per instruction, on the target
+  double ns_per_instruction = 0;   // the sum of the parts
+  double waves = 0;                // per launch on the busiest SM, mean over the launches
+  // Volkov's view, of the most common launch shape: warps resident on the busiest scheduler,
+  // and the warps one scheduler needs to hide the latency (ns per instruction / issue interval).
+  double resident_warps_per_scheduler = 0;
+  double warps_to_hide_latency = 0;
+  std::string kind;  // what dominates the latency: "memory", "fp64 dependency", "barrier"...
+  double ms = 0;     // the kernel's time at this bound, all launches
+};
+
+LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
+                            const DeviceRates& rates);
+
+}  // namespace roofcast

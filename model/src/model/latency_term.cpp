@@ -1,0 +1,179 @@
+#include "roofcast/model/latency_term.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "roofcast/model/occupancy.hpp"
+
+namespace roofcast {
+
+namespace {
+
+constexpr double kWarpSize = 32;
+constexpr double kSchedulersPerSm = 4;
+
+// Stall reasons that are a warp waiting for its own work: its latencies. Every other reason
+// (selected, not_selected, math_pipe_throttle, mio/lg/tex_throttle, dispatch_stall, misc...) is
+// a warp waiting for a unit other warps also use: throughput, which the other costs model.
+constexpr std::array<const char*, 5> kBranchFetchReasons{"branch_resolving", "no_instruction", "imc_miss", "drain",
+                                                         "sleeping"};
+
+double stall_cycles(const WarpWaits& waits, const char* reason) {
+  const auto it = waits.stall_cycles.find(reason);
+  return it == waits.stall_cycles.end() ? 0 : it->second;
+}
+
+double pipe_instructions(const KernelWork& work, const char* pipe) {
+  const auto it = work.pipe_instructions.find(pipe);
+  return it == work.pipe_instructions.end() ? 0 : it->second;
+}
+
+// Why the term cannot be computed for this kernel on this device, or "".
+std::string missing_input(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
+                          const DeviceRates& rates) {
+  if (work.waits.warps_launched <= 0 || work.waits.stall_cycles.empty() || work.warp_instructions <= 0)
+    return "no warps-launched or stall-reason counters in the profile: latency not modelled";
+  if (rates.sm_clock_mhz <= 0 || rates.latency_l1_hit_ns <= 0 || rates.latency_l2_hit_ns <= 0 ||
+      rates.latency_dram_ns <= 0)
+    return "no SM clock or memory latencies (latency_l1_hit_ns, latency_l2_hit_ns, latency_dram_ns) on this device: "
+           "latency not modelled";
+  if (kernel.launch_shapes.empty() || device.sm_count <= 0 || !device.occupancy.known())
+    return "no launch shape, SM count or occupancy limits: latency not modelled";
+  return "";
+}
+
+// The unloaded latency of one global load for the kernel's L1/L2/DRAM hit mix (per sector).
+double memory_latency_ns(const WarpWaits& waits, const DeviceRates& rates, std::vector<std::string>& notes) {
+  if (waits.l1_hit_share < 0 || waits.l2_hit_share < 0)
+    notes.push_back("no L1/L2 hit counters: memory waits capped at the DRAM latency");
+  const double l1 = std::max(waits.l1_hit_share, 0.0), l2 = std::max(waits.l2_hit_share, 0.0);
+  return l1 * rates.latency_l1_hit_ns +
+         (1 - l1) * (l2 * rates.latency_l2_hit_ns + (1 - l2) * rates.latency_dram_ns);
+}
+
+// Which dependency dominates the fixed-latency waits: the pipe whose instructions times its
+// dependent-issue latency on the target is largest (by instructions where latencies are unknown).
+std::string dependency_kind(const KernelWork& work, const DeviceRates& rates) {
+  struct Candidate {
+    const char* pipe;
+    double latency_ns;
+    const char* label;
+  };
+  const std::array<Candidate, 5> candidates{{{"fp64", rates.latency_dfma_ns, "fp64 dependency"},
+                                             {"fma", rates.latency_ffma_ns, "fp32 dependency"},
+                                             {"alu", rates.latency_imad_ns, "integer dependency"},
+                                             {"fp16", rates.latency_hfma2_ns, "fp16 dependency"},
+                                             {"xu", rates.latency_mufu_ns, "MUFU dependency"}}};
+  std::string kind = "dependency";
+  double best = 0;
+  for (const auto& c : candidates) {
+    const double weight = pipe_instructions(work, c.pipe) * (c.latency_ns > 0 ? c.latency_ns : 1);
+    if (weight > best) {
+      best = weight;
+      kind = c.label;
+    }
+  }
+  return kind;
+}
+
+// Per instruction, on the target: issue plus the latencies the warp waited for on the reference.
+// Fixed latencies are SM cycles (same architecture: the same cycles at the target's clock);
+// memory waits are capped by what the loads can expose unloaded (at high occupancy the
+// long-scoreboard stalls also hold queueing under bandwidth load, which is throughput).
+std::vector<LatencyPart> parts_per_instruction(const KernelWork& work, const DeviceRates& rates,
+                                               std::vector<std::string>& notes) {
+  const WarpWaits& waits = work.waits;
+  const double instructions = work.warp_instructions;
+  const double target_ghz = rates.sm_clock_mhz * 1e-3;
+  double reference_ghz = waits.reference_clock_mhz * 1e-3;
+  if (reference_ghz <= 0) {
+    reference_ghz = target_ghz;
+    notes.push_back("no reference SM clock (sm__cycles_elapsed.avg.per_second): stall cycles at the target's clock");
+  }
+  auto cycles = [&](const char* reason) { return stall_cycles(waits, reason) / instructions; };
+
+  const double issue_ns = rates.warp_issue_interval_ns > 0 ? rates.warp_issue_interval_ns : 1 / target_ghz;
+  const double dependency_ns = cycles("wait") / target_ghz;
+
+  double shared_ns = cycles("short_scoreboard") / target_ghz;
+  if (rates.latency_shared_load_ns > 0 && rates.latency_mufu_ns > 0 && waits.shared_load_instructions >= 0)
+    shared_ns = std::min(shared_ns, (waits.shared_load_instructions * rates.latency_shared_load_ns +
+                                     pipe_instructions(work, "xu") * rates.latency_mufu_ns) /
+                                        instructions);
+
+  // At most one unloaded latency per load (each exposed wait waits for one load).
+  double memory_ns = cycles("long_scoreboard") / reference_ghz;
+  if (memory_ns > 0)
+    memory_ns = std::min(memory_ns, waits.memory_load_instructions / instructions * memory_latency_ns(waits, rates, notes));
+
+  double branch_fetch_ns = 0;
+  for (const char* reason : kBranchFetchReasons) branch_fetch_ns += cycles(reason) / target_ghz;
+
+  // A warp at a barrier waits for its block's other warps: for their latencies, but also for
+  // their throughput stalls. Only the latency share of that time is latency; that share is the
+  // one of the warps' time outside barriers (in reference cycles).
+  const double own_cycles =
+      (issue_ns + dependency_ns + shared_ns + branch_fetch_ns) * target_ghz + memory_ns * reference_ghz + cycles("membar");
+  double outside_barrier_cycles = stall_cycles(waits, "selected") > 0 ? 0 : 1;  // the issue cycle
+  for (const auto& [reason, total] : waits.stall_cycles)
+    if (reason != "barrier") outside_barrier_cycles += total / instructions;
+  const double latency_share = outside_barrier_cycles > 0 ? std::min(1.0, own_cycles / outside_barrier_cycles) : 1;
+  const double barrier_ns = cycles("barrier") * latency_share / target_ghz + cycles("membar") / reference_ghz;
+
+  return {{"issue", issue_ns},       {"dependency", dependency_ns}, {"shared/MUFU", shared_ns},
+          {"memory", memory_ns},     {"barrier", barrier_ns},       {"branch/fetch", branch_fetch_ns}};
+}
+
+std::string kind_of(const std::vector<LatencyPart>& parts, const KernelWork& work, const DeviceRates& rates) {
+  const auto largest =
+      std::max_element(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.ns < b.ns; });
+  if (largest->name == "dependency") return dependency_kind(work, rates);
+  if (largest->name == "issue") return "single-warp issue";
+  return largest->name;
+}
+
+}  // namespace
+
+LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
+                            const DeviceRates& rates) {
+  LatencyTerm t;
+  t.note = missing_input(kernel, work, device, rates);
+  if (!t.note.empty()) return t;
+
+  // Waves of resident blocks on the busiest SM: it gets ceil(blocks / SMs) blocks and holds
+  // blocks_per_sm of them at once.
+  const double sms = device.sm_count;
+  double waves = 0, launches = 0;
+  const LaunchShape* most = nullptr;
+  for (const auto& shape : kernel.launch_shapes) {
+    const int blocks_per_sm = occupancy_of(shape, device.occupancy).blocks_per_sm;
+    if (blocks_per_sm <= 0) {
+      t.note = "a launch shape does not fit on an SM: latency not modelled";
+      return t;
+    }
+    const double n = std::max(shape.invocations, 1);
+    waves += n * std::ceil(std::ceil(shape.blocks() / sms) / blocks_per_sm);
+    launches += n;
+    if (!most || shape.invocations > most->invocations) most = &shape;
+  }
+
+  std::vector<std::string> notes;
+  t.parts = parts_per_instruction(work, rates, notes);
+  for (const auto& part : t.parts) t.ns_per_instruction += part.ns;
+  t.instructions_per_warp = work.warp_instructions / work.waits.warps_launched;
+  t.waves = waves / launches;
+  t.ms = waves * t.instructions_per_warp * t.ns_per_instruction * 1e-6;
+  t.kind = kind_of(t.parts, work, rates);
+
+  const double blocks_on_busiest = std::min(std::ceil(most->blocks() / sms),
+                                            double(occupancy_of(*most, device.occupancy).blocks_per_sm));
+  t.resident_warps_per_scheduler =
+      std::ceil(blocks_on_busiest * std::ceil(most->threads_per_block() / kWarpSize) / kSchedulersPerSm);
+  t.warps_to_hide_latency = t.ns_per_instruction / t.parts.front().ns;
+  t.modelled = true;
+  for (size_t i = 0; i < notes.size(); ++i) t.note += (i ? "; " : "") + notes[i];
+  return t;
+}
+
+}  // namespace roofcast
