@@ -103,7 +103,7 @@ constexpr std::array<MetricInfo, 29> kPipes{{
 // The latency group (issue 13): what a latency term needs (warps launched, where warps wait,
 // cache hit counts), atomics under contention and bulk copies. Names found with
 // `roofcast-cupti search-metrics REGEX --chip GH100` (docs/profiler.md, "Latency group").
-constexpr std::array<MetricInfo, 37> kLatency{{
+constexpr std::array<MetricInfo, 40> kLatency{{
     // Warps and the cycles they spend: per-warp work = smsp__inst_executed / warps launched;
     // resident warps per scheduler = smsp__warps_active / smsp__cycles_active.
     {"sm__warps_launched.sum", "", "warps launched"},
@@ -138,13 +138,19 @@ constexpr std::array<MetricInfo, 37> kLatency{{
     // Local memory (register spills, stack arrays), SASS-patched: they share the software pass.
     {"smsp__sass_inst_executed_op_local_ld.sum", "inst_executed_local_loads", "local-memory load warp instructions"},
     {"smsp__sass_inst_executed_op_local_st.sum", "inst_executed_local_stores", "local-memory store warp instructions"},
-    // Atomics: requests from L1 to its tag stage, requests at the L2, and the cycles the L2's
-    // atomic unit was busy (contention on few addresses serializes there).
+    // Atomics: requests at L1 and at the L2, the extra L1 cycles of lanes that hit the same
+    // address (they are sent one by one), and contention: the busiest L2 slice's atomic-unit
+    // cycles against the L2 cycles elapsed (measured on an H100: same-address reductions keep
+    // one slice's atomic unit busy ~80 % of the kernel; docs/profiler.md, "Latency group").
+    // .max and .avg are per launch (over slices), summed over launches like the counts.
     {"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "", "L1 requests of global atomics"},
     {"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", "", "L1 requests of global reductions"},
+    {"l1tex__t_set_conflicts_pipe_lsu_mem_global_op_atom.sum", "", "extra L1 cycles of global atomics (same-address lanes serialized)"},
+    {"l1tex__t_set_conflicts_pipe_lsu_mem_global_op_red.sum", "", "extra L1 cycles of global reductions (same-address lanes serialized)"},
     {"lts__t_requests_srcunit_tex_op_atom.sum", "", "L2 requests of SM atomics"},
     {"lts__t_requests_srcunit_tex_op_red.sum", "", "L2 requests of SM reductions"},
-    {"lts__d_atomic_input_cycles_active.sum", "", "cycles the L2 atomic units had input, summed over L2 slices"},
+    {"lts__d_atomic_input_cycles_active.max", "", "busiest L2 slice's atomic-unit input cycles (per launch, summed)"},
+    {"lts__cycles_elapsed.avg", "", "L2 cycles elapsed (per launch, summed)"},
     // Bulk copies (TMA, cp.async.bulk): instructions (SASS-patched) and the bytes the TMA unit
     // moved between L2 and shared memory.
     {"smsp__sass_inst_executed_op_tma_ld.sum", "", "bulk-copy load warp instructions (UTMALDG, UBLKCP.S.G)"},

@@ -80,6 +80,8 @@ TEST_CASE("the latency group holds every stall reason GH100 has and the issue 13
                            "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
                            "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
                            "lts__t_requests_srcunit_tex_op_atom.sum", "lts__t_requests_srcunit_tex_op_red.sum",
+                           "lts__d_atomic_input_cycles_active.max", "lts__cycles_elapsed.avg",
+                           "l1tex__t_set_conflicts_pipe_lsu_mem_global_op_red.sum",
                            "smsp__sass_inst_executed_op_tma_ld.sum", "l1tex__m_xbar2l1tex_read_bytes_pipe_tma.sum"}) {
     INFO(name);
     CHECK(collected(name));

@@ -149,6 +149,10 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
   CHECK(counter("atomics_kernel", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum") ==
         counter("atomics_kernel", "smsp__sass_inst_executed_op_global_red.sum"));
   CHECK(counter("fp32_fma_kernel", "lts__t_requests_srcunit_tex_op_red.sum") == 0);
+  CHECK(counter("atomics_kernel", "lts__d_atomic_input_cycles_active.max") > 0);
+  CHECK(counter("atomics_kernel", "lts__d_atomic_input_cycles_active.max") <
+        counter("atomics_kernel", "lts__cycles_elapsed.avg"));
+  CHECK(counter("fp32_fma_kernel", "lts__d_atomic_input_cycles_active.max") == 0);
 
   // The test app's copies (--small: n = 264 x 256 elements): pageable host to device of n
   // floats, n doubles and n ints; pinned host to device, device to device and pinned device

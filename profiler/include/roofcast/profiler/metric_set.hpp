@@ -26,8 +26,9 @@ std::span<const MetricInfo> extension_metrics();
 // sectors from the SMs, the SM clock. Part of the full set.
 std::span<const MetricInfo> pipes_metrics();
 // The latency group (issue 13): warps launched, warp-cycles per stall reason, L1/L2 hit and
-// miss sectors, local-memory instructions, atomic requests at L1 and L2 and the L2 atomic
-// unit's busy cycles, bulk-copy (TMA) instructions and bytes. Part of the full set.
+// miss sectors, local-memory instructions, atomic requests at L1 and L2, same-address
+// serialization in L1, the busiest L2 slice's atomic-unit cycles against the L2 cycles
+// elapsed, bulk-copy (TMA) instructions and bytes. Part of the full set.
 std::span<const MetricInfo> latency_metrics();
 
 enum class MetricSetName { thesis, full };
