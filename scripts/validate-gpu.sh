@@ -54,7 +54,8 @@ fits() {
 # The programs of the corpus: name and command line. Names become file names.
 programs() {
   local w
-  for w in redblack_sor lmsor sgemm stream int_heavy divergent short_kernel; do
+  for w in redblack_sor lmsor sgemm stream int_heavy divergent short_kernel \
+    serial_latency launch_chain low_occupancy atomics graph_gather merge_sort bulk_copy; do
     echo "$w|$BIN/roofcast-workload-$w $RUN_ARGS"
   done
   echo "pytorch_ops|python3 $ROOT/workloads/pytorch_ops.py $RUN_ARGS"

@@ -281,7 +281,9 @@ void add_profile_command(CLI::App& app) {
                       "Output file (default roofcast-profile.json, or roofcast-measured.json with --timing-only)");
   command->add_flag("--timing-only", options->timing_only,
                     "Only time the kernels (one run, no counters; works under MPS): writes a roofcast-measured file");
-  command->add_option("--metrics", options->metric_set, "Counter set: full (thesis nine + extension) or thesis")
+  command->add_option("--metrics", options->metric_set,
+                      "Counter set: full (thesis nine + extension, pipes and latency groups; 19 passes on GH100) "
+                      "or thesis (2)")
       ->check(CLI::IsMember({"full", "thesis"}));
   command->add_option("--cache-control", options->cache_control,
                       "all: replay every launch in the collector and empty the L2 before each pass, as Nsight "

@@ -95,7 +95,10 @@ int list_metrics(const std::string& chip_option, int device_index, const std::st
     const auto in = [info](std::span<const MetricInfo> group) {
       return info >= group.data() && info < group.data() + group.size();
     };
-    const char* group = in(thesis_metrics()) ? "thesis" : in(pipes_metrics()) ? "pipes" : "ext";
+    const char* group = in(thesis_metrics())  ? "thesis"
+                        : in(pipes_metrics()) ? "pipes"
+                        : in(latency_metrics()) ? "latency"
+                                                : "ext";
     std::cout << fmt::format("{:<58} {:<4} {:<7} {:<20} {}\n", name, is_sass_metric(name) ? "SW" : "HW",
                              group, p.valid ? p.unit : "INVALID",
                              p.valid ? std::string(info->meaning) : p.problem);

@@ -100,11 +100,71 @@ constexpr std::array<MetricInfo, 29> kPipes{{
     {"sm__cycles_elapsed.avg.per_second", "", "SM clock during the kernel, cycles per second", false},
 }};
 
+// The latency group (issue 13): what a latency term needs (warps launched, where warps wait,
+// cache hit counts), atomics under contention and bulk copies. Names found with
+// `roofcast-cupti search-metrics REGEX --chip GH100` (docs/profiler.md, "Latency group").
+constexpr std::array<MetricInfo, 40> kLatency{{
+    // Warps and the cycles they spend: per-warp work = smsp__inst_executed / warps launched;
+    // resident warps per scheduler = smsp__warps_active / smsp__cycles_active.
+    {"sm__warps_launched.sum", "", "warps launched"},
+    {"smsp__cycles_active.sum", "", "cycles with at least one warp resident, summed over SM sub-partitions"},
+    {"smsp__warps_active.sum", "", "resident warps summed over active cycles (warp-cycles)"},
+    // Warp-cycles stalled for each reason GH100 has, summed over SM sub-partitions. `selected`
+    // is the issuing warp's own cycle; their sum over all reasons is smsp__warps_active.sum.
+    {"smsp__warps_issue_stalled_barrier.sum", "", "warp-cycles waiting at a CTA barrier"},
+    {"smsp__warps_issue_stalled_branch_resolving.sum", "", "warp-cycles waiting for a branch target"},
+    {"smsp__warps_issue_stalled_dispatch_stall.sum", "", "warp-cycles waiting on a dispatch stall"},
+    {"smsp__warps_issue_stalled_drain.sum", "", "warp-cycles after EXIT waiting for memory to drain"},
+    {"smsp__warps_issue_stalled_gmma.sum", "", "warp-cycles waiting on wgmma (WARPGROUP.ARRIVES)"},
+    {"smsp__warps_issue_stalled_imc_miss.sum", "", "warp-cycles waiting for an immediate-constant cache miss"},
+    {"smsp__warps_issue_stalled_lg_throttle.sum", "", "warp-cycles waiting for the LSU (local/global) queue"},
+    {"smsp__warps_issue_stalled_long_scoreboard.sum", "", "warp-cycles waiting for an L1TEX result (global, local, texture)"},
+    {"smsp__warps_issue_stalled_math_pipe_throttle.sum", "", "warp-cycles waiting for a busy math pipe"},
+    {"smsp__warps_issue_stalled_membar.sum", "", "warp-cycles waiting on a memory barrier"},
+    {"smsp__warps_issue_stalled_mio_throttle.sum", "", "warp-cycles waiting for the MIO queue (shared memory, special math)"},
+    {"smsp__warps_issue_stalled_misc.sum", "", "warp-cycles stalled for a miscellaneous reason"},
+    {"smsp__warps_issue_stalled_no_instruction.sum", "", "warp-cycles waiting for an instruction (fetch, i-cache miss)"},
+    {"smsp__warps_issue_stalled_not_selected.sum", "", "warp-cycles ready but another warp issued"},
+    {"smsp__warps_issue_stalled_selected.sum", "", "warp-cycles issuing (the selected warp)"},
+    {"smsp__warps_issue_stalled_short_scoreboard.sum", "", "warp-cycles waiting for an MIO result (shared memory, MUFU)"},
+    {"smsp__warps_issue_stalled_sleeping.sum", "", "warp-cycles in nanosleep"},
+    {"smsp__warps_issue_stalled_tex_throttle.sum", "", "warp-cycles waiting for the TEX queue"},
+    {"smsp__warps_issue_stalled_wait.sum", "", "warp-cycles waiting on a fixed-latency dependency"},
+    // Hits and misses: global loads in L1, SM requests in L2 (hit rate = hit / (hit + miss)).
+    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", "", "global load sectors that hit in L1"},
+    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", "", "global load sectors that missed in L1"},
+    {"lts__t_sectors_srcunit_tex_lookup_hit.sum", "", "L2 sectors requested by the SMs that hit"},
+    {"lts__t_sectors_srcunit_tex_lookup_miss.sum", "", "L2 sectors requested by the SMs that missed"},
+    // Local memory (register spills, stack arrays), SASS-patched: they share the software pass.
+    {"smsp__sass_inst_executed_op_local_ld.sum", "inst_executed_local_loads", "local-memory load warp instructions"},
+    {"smsp__sass_inst_executed_op_local_st.sum", "inst_executed_local_stores", "local-memory store warp instructions"},
+    // Atomics: requests at L1 and at the L2, the extra L1 cycles of lanes that hit the same
+    // address (they are sent one by one), and contention: the busiest L2 slice's atomic-unit
+    // cycles against the L2 cycles elapsed (measured on an H100: same-address reductions keep
+    // one slice's atomic unit busy ~80 % of the kernel; docs/profiler.md, "Latency group").
+    // .max and .avg are per launch (over slices), summed over launches like the counts.
+    {"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "", "L1 requests of global atomics"},
+    {"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", "", "L1 requests of global reductions"},
+    {"l1tex__t_set_conflicts_pipe_lsu_mem_global_op_atom.sum", "", "extra L1 cycles of global atomics (same-address lanes serialized)"},
+    {"l1tex__t_set_conflicts_pipe_lsu_mem_global_op_red.sum", "", "extra L1 cycles of global reductions (same-address lanes serialized)"},
+    {"lts__t_requests_srcunit_tex_op_atom.sum", "", "L2 requests of SM atomics"},
+    {"lts__t_requests_srcunit_tex_op_red.sum", "", "L2 requests of SM reductions"},
+    {"lts__d_atomic_input_cycles_active.max", "", "busiest L2 slice's atomic-unit input cycles (per launch, summed)"},
+    {"lts__cycles_elapsed.avg", "", "L2 cycles elapsed (per launch, summed)"},
+    // Bulk copies (TMA, cp.async.bulk): instructions (SASS-patched) and the bytes the TMA unit
+    // moved between L2 and shared memory.
+    {"smsp__sass_inst_executed_op_tma_ld.sum", "", "bulk-copy load warp instructions (UTMALDG, UBLKCP.S.G)"},
+    {"smsp__sass_inst_executed_op_tma_st.sum", "", "bulk-copy store warp instructions (UTMASTG, UBLKCP.G.S)"},
+    {"l1tex__m_xbar2l1tex_read_bytes_pipe_tma.sum", "", "bytes the TMA unit read from L2 into shared memory"},
+    {"l1tex__m_l1tex2xbar_write_bytes_pipe_tma.sum", "", "bytes the TMA unit wrote from shared memory to L2"},
+}};
+
 }  // namespace
 
 std::span<const MetricInfo> thesis_metrics() { return kThesis; }
 std::span<const MetricInfo> extension_metrics() { return kExtension; }
 std::span<const MetricInfo> pipes_metrics() { return kPipes; }
+std::span<const MetricInfo> latency_metrics() { return kLatency; }
 
 std::vector<std::string> metric_names(MetricSetName set) {
   std::vector<std::string> names;
@@ -112,6 +172,7 @@ std::vector<std::string> metric_names(MetricSetName set) {
   if (set == MetricSetName::full) {
     for (const auto& metric : kExtension) names.emplace_back(metric.name);
     for (const auto& metric : kPipes) names.emplace_back(metric.name);
+    for (const auto& metric : kLatency) names.emplace_back(metric.name);
   }
   return names;
 }
@@ -129,6 +190,8 @@ const MetricInfo* find_metric(std::string_view name) {
   for (const auto& metric : kExtension)
     if (metric.name == name) return &metric;
   for (const auto& metric : kPipes)
+    if (metric.name == name) return &metric;
+  for (const auto& metric : kLatency)
     if (metric.name == name) return &metric;
   return nullptr;
 }

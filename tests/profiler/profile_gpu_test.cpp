@@ -50,7 +50,7 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
   const std::string text = roofcast::read_text_file(out);
   roofcast::parse_kernel_profile(text, out);
   const auto profile = nlohmann::json::parse(text);
-  CHECK(profile["collector"]["replay_passes"] == 13);
+  CHECK(profile["collector"]["replay_passes"] == 19);
   CHECK(profile["collector"]["cache_control"] == "all");
   auto kernels = kernels_by_short_name(profile);
 
@@ -131,6 +131,28 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
     CHECK((*found)["counters"][ops] > 0);
     CHECK(counter("fp32_fma_kernel", ops.c_str()) == 0);
   }
+
+  // The latency group (issue 13): warps launched as the launch shape says; every resident
+  // warp-cycle is in exactly one stall reason (`selected` included), so the reasons add up to
+  // smsp__warps_active; reductions reach the L2 as requests.
+  CHECK(counter("fp32_fma_kernel", "sm__warps_launched.sum") == 3 * warps);
+  for (const char* kernel : {"fp32_fma_kernel", "stream_triad_kernel", "atomics_kernel"}) {
+    double stalled = 0;
+    for (const auto& [name, value] : kernels.at(kernel)["counters"].items())
+      if (name.rfind("smsp__warps_issue_stalled_", 0) == 0) stalled += value.get<double>();
+    INFO(kernel);
+    CHECK(stalled == Approx(counter(kernel, "smsp__warps_active.sum")).epsilon(0.05));
+    CHECK(counter(kernel, "smsp__warps_issue_stalled_selected.sum") ==
+          Approx(counter(kernel, "smsp__inst_executed.sum")).epsilon(0.05));
+  }
+  CHECK(counter("atomics_kernel", "lts__t_requests_srcunit_tex_op_red.sum") > 0);
+  CHECK(counter("atomics_kernel", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum") ==
+        counter("atomics_kernel", "smsp__sass_inst_executed_op_global_red.sum"));
+  CHECK(counter("fp32_fma_kernel", "lts__t_requests_srcunit_tex_op_red.sum") == 0);
+  CHECK(counter("atomics_kernel", "lts__d_atomic_input_cycles_active.max") > 0);
+  CHECK(counter("atomics_kernel", "lts__d_atomic_input_cycles_active.max") <
+        counter("atomics_kernel", "lts__cycles_elapsed.avg"));
+  CHECK(counter("fp32_fma_kernel", "lts__d_atomic_input_cycles_active.max") == 0);
 
   // The test app's copies (--small: n = 264 x 256 elements): pageable host to device of n
   // floats, n doubles and n ints; pinned host to device, device to device and pinned device

@@ -25,10 +25,16 @@ std::span<const MetricInfo> extension_metrics();
 // tensor instruction kind, tensor ops by source type, atomics and reductions, L2 read/write
 // sectors from the SMs, the SM clock. Part of the full set.
 std::span<const MetricInfo> pipes_metrics();
+// The latency group (issue 13): warps launched, warp-cycles per stall reason, L1/L2 hit and
+// miss sectors, local-memory instructions, atomic requests at L1 and L2, same-address
+// serialization in L1, the busiest L2 slice's atomic-unit cycles against the L2 cycles
+// elapsed, bulk-copy (TMA) instructions and bytes. Part of the full set.
+std::span<const MetricInfo> latency_metrics();
 
 enum class MetricSetName { thesis, full };
 
-// The metric names of a set: thesis = the nine; full = the nine, the extension set, the pipes group.
+// The metric names of a set: thesis = the nine; full = the nine, the extension set, the pipes
+// group and the latency group.
 std::vector<std::string> metric_names(MetricSetName set);
 // "thesis" / "full"; nullopt-like failure is reported by the caller.
 bool parse_metric_set_name(std::string_view text, MetricSetName& set);
