@@ -389,27 +389,37 @@ TEST_CASE("pipes calibration: a latency-bound kernel keeps its latency efficienc
 TEST_CASE("pipes model: atomics on one address serialize on the L2 slice that holds it") {
   DeviceProfile device = round_device();
   device.extra_throughput["atomic_global_gops"] = 640;
-  device.extra_throughput["atomic_global_same_address_gops"] = 16;
+  device.extra_throughput["atomic_global_same_address_gops"] = 16;  // 2 G sectors per second on one slice
   // 1e8 warp instructions = 3.2e9 operations: 5 ms at the distinct-address rate.
   auto k = pipe_kernel({{"smsp__sass_inst_executed_op_global_red.sum", 1e8},
-                        {"lts__t_requests_srcunit_tex_op_red.sum", 1e6},
-                        {"lts__t_requests_srcunit_tex_op_red.max", 0.5e6}},
+                        {"lts__d_atomic_input_cycles_active.max", 2e8}},
                        0, 0);
-  // Half the requests on one slice: 1.6e9 operations at 16 G/s = 100 ms.
+  // The busiest slice applied 2e8 sectors: 100 ms at 2 G sectors per second.
   auto p = predict_pipes(k, device);
-  CHECK(cost_of(p, "global atomics (same address)") == Approx(100));
-  CHECK(p.limiter == "global atomics (same address)");
-  // Spread over 100 slices: 3.2e7 operations on the busiest, 2 ms: the distinct-address rate binds.
-  std::get<KernelCounters>(k.description).extra["lts__t_requests_srcunit_tex_op_red.max"] = 1e4;
+  CHECK(cost_of(p, "global atomics (busiest L2 slice)") == Approx(100));
+  CHECK(p.limiter == "global atomics (busiest L2 slice)");
+  // Spread over many slices, 4e6 sectors on the busiest (2 ms): the distinct-address rate binds.
+  std::get<KernelCounters>(k.description).extra["lts__d_atomic_input_cycles_active.max"] = 4e6;
   p = predict_pipes(k, device);
   CHECK(cost_of(p, "global atomics") == Approx(5));
-  CHECK(cost_of(p, "global atomics (same address)") == -1);
-  // Without per-slice counters: the distinct-address rate, with a note.
-  std::get<KernelCounters>(k.description).extra.erase("lts__t_requests_srcunit_tex_op_red.max");
-  std::get<KernelCounters>(k.description).extra.erase("lts__t_requests_srcunit_tex_op_red.sum");
+  CHECK(cost_of(p, "global atomics (busiest L2 slice)") == -1);
+  // Without the per-slice counter: the distinct-address rate, with a note.
+  std::get<KernelCounters>(k.description).extra.erase("lts__d_atomic_input_cycles_active.max");
   p = predict_pipes(k, device);
   CHECK(cost_of(p, "global atomics") == Approx(5));
   CHECK(has_note(p, "atomics at the distinct-address rate"));
+}
+
+TEST_CASE("pipes model: the TMA's byte counters give the bulk-copied share") {
+  const auto k = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                              {"sm__warps_active.avg.pct_of_peak_sustained_active", 50},
+                              {"l1tex__t_bytes.sum", 256e6},
+                              {"smsp__inst_executed_op_global_ld.sum", 1e6},
+                              {"lts__t_sectors_srcunit_tex_op_read.sum", 32e6},
+                              {"l1tex__m_xbar2l1tex_read_bytes_pipe_tma.sum", 768e6}},
+                             1024e6, 0);
+  const auto p = predict_pipes(k, round_device());
+  CHECK(has_note(p, "75 % of the L2 traffic moved by bulk/TMA copies"));
 }
 
 TEST_CASE("pipes model: bulk copies past L1 get no memory-parallelism cost") {
@@ -423,5 +433,5 @@ TEST_CASE("pipes model: bulk copies past L1 get no memory-parallelism cost") {
                              62.5e6, 0);  // 2e9 bytes read
   const auto p = predict_pipes(k, round_device());
   CHECK(cost_of(p, "DRAM parallelism") == Approx(0.25 * 2e9 / 2048e9 * 1e3));
-  CHECK(has_note(p, "75 % of the L2 traffic not through L1"));
+  CHECK(has_note(p, "75 % of the L2 traffic moved by bulk/TMA copies"));
 }

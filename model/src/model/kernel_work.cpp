@@ -76,13 +76,10 @@ void add_measured_counters(const KernelCounters& counters, KernelWork& work) {
       value_or(extra, "smsp__inst_executed_op_global_ld.sum") + value_or(extra, "smsp__inst_executed_op_global_st.sum");
   if (global_instructions > 0) work.bytes_per_global_instruction = work.l1_bytes / global_instructions;
   work.achieved_occupancy = value_or(extra, "sm__warps_active.avg.pct_of_peak_sustained_active") / 100;
-  // The busiest L2 slice's share of the atomic requests (per-slice maximum over the sum).
-  const double atomic_requests = value_or(extra, "lts__t_requests_srcunit_tex_op_atom.sum") +
-                                 value_or(extra, "lts__t_requests_srcunit_tex_op_red.sum");
-  if (atomic_requests > 0)
-    work.atomic_busiest_l2_slice_share = (value_or(extra, "lts__t_requests_srcunit_tex_op_atom.max") +
-                                          value_or(extra, "lts__t_requests_srcunit_tex_op_red.max")) /
-                                         atomic_requests;
+  // Per-launch maximum over the L2 slices, summed over the launches.
+  work.atomic_busiest_l2_slice_cycles = value_or(extra, "lts__d_atomic_input_cycles_active.max");
+  work.bulk_copy_bytes = value_or(extra, "l1tex__m_xbar2l1tex_read_bytes_pipe_tma.sum") +
+                         value_or(extra, "l1tex__m_l1tex2xbar_write_bytes_pipe_tma.sum");
 }
 
 // hit / (hit + miss), or -1 when neither was recorded.
@@ -102,7 +99,7 @@ void add_wait_counters(const KernelCounters& counters, KernelWork& work) {
   }
   waits.reference_clock_mhz = value_or(extra, "sm__cycles_elapsed.avg.per_second") * 1e-6;
   waits.memory_load_instructions = value_or(extra, "smsp__inst_executed_op_global_ld.sum") +
-                                   value_or(extra, "smsp__inst_executed_op_local_ld.sum") +
+                                   value_or(extra, "smsp__sass_inst_executed_op_local_ld.sum") +
                                    value_or(extra, "smsp__sass_inst_executed_op_global_atom.sum");
   waits.shared_load_instructions = value_or(extra, "smsp__inst_executed_op_shared_ld.sum", -1);
   waits.l1_hit_share = hit_share(extra, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup");

@@ -36,24 +36,27 @@ const PipesCost* largest(const std::vector<PipesCost>& costs) {
   return best;
 }
 
-// Global atomics spread over many lines go at the distinct-address rate. Atomics on the same
-// address are applied one after another by the L2 slice that holds it: the busiest slice takes
-// its share of them no faster than one line takes the same-address benchmark's (where every
-// warp of the grid hits one line, so one slice has them all).
+// Global atomics: an L2 slice's atomic unit applies one 32-byte sector of atomics per cycle, and
+// the kernel cannot finish before its busiest slice has applied its sectors (all of them when
+// every thread hits one word; 1 / slices of them when the addresses are spread). The
+// same-address benchmark gives a slice's sector rate: every warp of the grid updates the 32
+// words of one 128-byte line, 4 sectors per warp instruction, so 8 additions per sector-cycle.
+constexpr double kSameAddressBenchAdditionsPerSector = 8;
+
 void add_global_atomics_cost(const KernelWork& work, const DeviceRates& rates, PipesPrediction& p) {
   const double operations = work.global_atomic_instructions * kWarpSize;
   const double spread_ms = ms_of(operations, rates.global_atomics_gops);
-  if (work.atomic_busiest_l2_slice_share <= 0 || rates.global_atomics_same_address_gops <= 0) {
-    p.notes.push_back(work.atomic_busiest_l2_slice_share <= 0
-                          ? "no per-slice L2 atomic requests in the profile: atomics at the distinct-address rate"
+  if (work.atomic_busiest_l2_slice_cycles <= 0 || rates.global_atomics_same_address_gops <= 0) {
+    p.notes.push_back(work.atomic_busiest_l2_slice_cycles <= 0
+                          ? "no busiest-slice atomic cycles in the profile: atomics at the distinct-address rate"
                           : "no same-address atomic rate on this device: atomics at the distinct-address rate");
     p.compute.push_back({"global atomics", spread_ms});
     return;
   }
-  const double same_line_ms =
-      ms_of(operations * work.atomic_busiest_l2_slice_share, rates.global_atomics_same_address_gops);
-  p.compute.push_back(same_line_ms > spread_ms ? PipesCost{"global atomics (same address)", same_line_ms}
-                                               : PipesCost{"global atomics", spread_ms});
+  const double slice_sectors_gps = rates.global_atomics_same_address_gops / kSameAddressBenchAdditionsPerSector;
+  const double busiest_slice_ms = ms_of(work.atomic_busiest_l2_slice_cycles, slice_sectors_gps);
+  p.compute.push_back(busiest_slice_ms > spread_ms ? PipesCost{"global atomics (busiest L2 slice)", busiest_slice_ms}
+                                                   : PipesCost{"global atomics", spread_ms});
 }
 
 void add_compute_costs(const KernelWork& work, const DeviceRates& rates, const PipesTerms& terms,
@@ -111,11 +114,15 @@ void add_memory_costs(const KernelWork& work, const DeviceRates& rates, const Pi
 // shared memory past L1, so a kernel that moves most of its data that way has far more L2 than
 // L1 traffic; thread loads and stores alone have at least as much L1 traffic (L1 hits included).
 double thread_moved_share(const KernelWork& work, PipesPrediction& p) {
-  if (work.l1_bytes <= 0 || work.l2_bytes <= work.l1_bytes) return 1;
-  const double share = work.l1_bytes / work.l2_bytes;
-  p.notes.push_back(fmt::format("{:.0f} % of the L2 traffic not through L1 (bulk/TMA copies): memory parallelism "
-                                "for the rest only",
-                                100 * (1 - share)));
+  double share = 1;
+  if (work.bulk_copy_bytes > 0 && work.l2_bytes > 0)
+    share = std::max(0.0, 1 - work.bulk_copy_bytes / work.l2_bytes);  // measured by the TMA's own counters
+  else if (work.l1_bytes > 0 && work.l2_bytes > work.l1_bytes)
+    share = work.l1_bytes / work.l2_bytes;
+  if (share < 1)
+    p.notes.push_back(fmt::format("{:.0f} % of the L2 traffic moved by bulk/TMA copies: memory parallelism for the "
+                                  "rest only",
+                                  100 * (1 - share)));
   return share;
 }
 

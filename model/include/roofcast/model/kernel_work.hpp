@@ -39,9 +39,11 @@ struct KernelWork {
   double shared_wavefronts = 0;          // shared-memory wavefronts, bank conflicts included
   double global_atomic_instructions = 0;  // warp-level atomics and reductions to global memory
   double shared_atomic_instructions = 0;
-  // Contention: the share of the kernel's L2 atomic requests that went to its busiest L2 slice
-  // (1 / slices when spread evenly, 1 when all on one line); 0 when not recorded.
-  double atomic_busiest_l2_slice_share = 0;
+  // Contention: cycles the busiest L2 slice's atomic unit was busy (one per atomic sector;
+  // all of them on one slice when every thread hits one word); 0 when not recorded.
+  double atomic_busiest_l2_slice_cycles = 0;
+  // Global-memory bytes moved by the TMA (bulk copies, past L1 and the threads' registers).
+  double bulk_copy_bytes = 0;
   double dram_read_bytes = 0;
   double dram_write_bytes = 0;
   bool dram_direction_known = true;  // false when only the read + write total is known
