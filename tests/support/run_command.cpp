@@ -28,7 +28,9 @@ std::filesystem::path fresh_folder() {
 }
 }  // namespace
 
-CommandResult run_roofcast(const std::vector<std::string>& arguments) {
+CommandResult run_roofcast(const std::vector<std::string>& arguments) { return run_roofcast_within(0, arguments); }
+
+CommandResult run_roofcast_within(unsigned seconds, const std::vector<std::string>& arguments) {
   const auto folder = fresh_folder();
   const auto out_path = folder / "stdout", err_path = folder / "stderr";
   const std::string binary = std::string(ROOFCAST_BINARY_DIR) + "/roofcast";
@@ -39,6 +41,7 @@ CommandResult run_roofcast(const std::vector<std::string>& arguments) {
     const int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(out, 1);
     ::dup2(err, 2);
+    ::alarm(seconds);  // kept across execv; 0: no limit
     std::vector<char*> argv{const_cast<char*>(binary.c_str())};
     for (const auto& argument : arguments) argv.push_back(const_cast<char*>(argument.c_str()));
     argv.push_back(nullptr);
