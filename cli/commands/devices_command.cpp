@@ -6,8 +6,8 @@
 #include "commands/commands.hpp"
 #include "output/table.hpp"
 #include "roofcast/data/bundled_data.hpp"
-#include "roofcast/formats/profile_json.hpp"
 #include "roofcast/formats/json_text.hpp"
+#include "roofcast/formats/profile_json.hpp"
 
 namespace roofcast {
 

@@ -9,8 +9,8 @@
 #include "output/pipes_output.hpp"
 #include "output/prediction_output.hpp"
 #include "roofcast/formats/input_error.hpp"
-#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/formats/json_text.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 
 namespace roofcast {

@@ -19,9 +19,10 @@
 #include "commands/commands.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
-#include "roofcast/formats/measured_json.hpp"
-#include "roofcast/formats/profile_json.hpp"
 #include "roofcast/formats/json_text.hpp"
+#include "roofcast/formats/measured_json.hpp"
+#include "roofcast/formats/printable_text.hpp"
+#include "roofcast/formats/profile_json.hpp"
 #include "roofcast/profiler/app_launcher.hpp"
 #include "roofcast/profiler/collector_protocol.hpp"
 #include "roofcast/profiler/kernel_summary.hpp"
@@ -129,8 +130,10 @@ std::string copies_summary(const RunRecords& run, int device) {
 
 // Prints what the collector reported; returns false when the run produced nothing usable.
 bool report(const RunRecords& run, const char* what) {
-  for (const auto& error : run.errors) std::cerr << fmt::format("roofcast profile: {} run: {}\n", what, error);
-  for (const auto& warning : run.warnings) std::cerr << fmt::format("roofcast profile: warning: {} run: {}\n", what, warning);
+  // The collector's messages quote kernel names: shown printable.
+  for (const auto& error : run.errors) std::cerr << fmt::format("roofcast profile: {} run: {}\n", what, printable(error));
+  for (const auto& warning : run.warnings)
+    std::cerr << fmt::format("roofcast profile: warning: {} run: {}\n", what, printable(warning));
   if (run.incomplete_processes > 0)
     std::cerr << fmt::format("roofcast profile: warning: {} run: {} process(es) ended without flushing (killed or _exit); "
                              "their last records may be missing\n",

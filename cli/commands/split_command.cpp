@@ -8,8 +8,8 @@
 #include "inputs.hpp"
 #include "output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
-#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/formats/json_text.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 #include "roofcast/model/work_split.hpp"
 

@@ -16,11 +16,11 @@
 #include "roofcast/data/bundled_data.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/measured_json.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/formats/validation_json.hpp"
-#include "roofcast/formats/printable_text.hpp"
-#include "roofcast/formats/json_text.hpp"
 #include "roofcast/model/validation_join.hpp"
 
 namespace roofcast {

@@ -10,8 +10,8 @@
 #include "chart_style.hpp"
 #include "gnuplot_text.hpp"
 #include "roofcast/formats/input_error.hpp"
-#include "roofcast/plots/chart_values.hpp"
 #include "roofcast/model/profile_prediction.hpp"
+#include "roofcast/plots/chart_values.hpp"
 
 namespace roofcast {
 
