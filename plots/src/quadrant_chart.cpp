@@ -119,9 +119,9 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
   const std::string stem = target.chart_file_name.substr(0, target.chart_file_name.rfind('.'));
   chart.data_file_name = stem + ".dat";
   chart.script_file_name = stem + ".gp";
-  const std::string intensity = has_line                ? fmt::format("O_krn = {} ops/byte", readable(O_krn))
-                                : !std::isfinite(O_krn) ? std::string("no DRAM traffic")
-                                                    : fmt::format("O_krn = {:.3g} ops/byte, beyond the axes", O_krn);
+  std::string intensity = "no DRAM traffic";
+  if (has_line) intensity = fmt::format("O_krn = {} ops/byte", readable(O_krn));
+  else if (std::isfinite(O_krn)) intensity = fmt::format("O_krn = {:.3g} ops/byte, beyond the axes", O_krn);
   DataFile data(fmt::format("Quadrant-split chart of kernel {} ({}, {}): the data of {}.", kernel.name, type, intensity,
                             chart.script_file_name));
 

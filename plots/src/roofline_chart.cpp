@@ -277,8 +277,10 @@ std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& dev
     k.predicted_ms = p.thesis.predicted_ms;
     k.time_share = total_ms > 0 ? p.thesis.predicted_ms / total_ms : 0;
     k.measured_ms = p.measured_ms;
-    if (p.measured_ms && *p.measured_ms > 0 && chartable(p.parameters.W_comp / (*p.measured_ms * 1e6)))
-      k.measured_gops = p.parameters.W_comp / (*p.measured_ms * 1e6);
+    if (p.measured_ms && *p.measured_ms > 0) {
+      const double measured_gops = p.parameters.W_comp / (*p.measured_ms * 1e6);
+      if (chartable(measured_gops)) k.measured_gops = measured_gops;
+    }
     k.drawable = chartable(k.O_krn) && chartable(k.predicted_gops);
     points.push_back(std::move(k));
   }
