@@ -2,38 +2,23 @@
 // sequences or markup reach charts, reports, tables, CSV and error messages as text only.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "run_command.hpp"
 #include "xml_tree.hpp"
 
+using roofcast::testing::file_text;
 using roofcast::testing::run_roofcast;
 using roofcast::testing::run_roofcast_within;
+using roofcast::testing::temporary_folder;
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-fs::path fresh_folder(const std::string& name) {
-  const auto folder = fs::temp_directory_path() / ("roofcast-hostile-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(folder);
-  fs::create_directories(folder);
-  return folder;
-}
-
-std::string slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // gnuplot runs in the chart's folder: each name tries to create a file there. Each fits in the
 // 30 characters that chart titles keep of a name.
@@ -60,8 +45,8 @@ struct HostileInputs {
   fs::path folder, profile, device;
 };
 
-HostileInputs hostile_inputs(const std::string& name) {
-  HostileInputs inputs{fresh_folder(name), {}, {}};
+HostileInputs hostile_inputs() {
+  HostileInputs inputs{temporary_folder(), {}, {}};
   inputs.profile = inputs.folder / "profile.json";
   inputs.device = inputs.folder / "device.json";
   const json profile = {{"format", "roofcast-profile"},
@@ -101,7 +86,7 @@ bool only_text(const std::string& text, bool tabs_allowed = false) {
 }  // namespace
 
 TEST_CASE("names that look like gnuplot commands are never run by plot, rank or report") {
-  const HostileInputs in = hostile_inputs("gnuplot");
+  const HostileInputs in = hostile_inputs();
   const std::string profile = in.profile.string(), device = in.device.string();
   const std::vector<std::pair<std::vector<std::string>, fs::path>> runs{
       {{"plot", "roofline", "--device", device, "--profile", profile, "--output", (in.folder / "r.svg").string()},
@@ -140,12 +125,12 @@ TEST_CASE("names that look like gnuplot commands are never run by plot, rank or 
     for (const auto& entry : fs::directory_iterator(folder))
       if (entry.path().extension() == ".gp" || entry.path().extension() == ".dat") {
         INFO(entry.path());
-        CHECK(only_text(slurp(entry.path())));
+        CHECK(only_text(file_text(entry.path())));
       }
   // The names are still shown, escaped.
-  const auto svg = roofcast::testing::parse_xml(slurp(in.folder / "q1.svg"));
+  const auto svg = roofcast::testing::parse_xml(file_text(in.folder / "q1.svg"));
   CHECK_THAT(svg->all_text(), Catch::Contains("GPU\\x0asystem('touch PWNED4')\\x0a"));
-  const std::string html = slurp(in.folder / "report" / "index.html");
+  const std::string html = file_text(in.folder / "report" / "index.html");
   CHECK(only_text(html, true));
   CHECK_THAT(html, Catch::Contains("x\\x0a!touch PWNED2") && Catch::Contains("k\\x1b]0;owned\\x07\\x1b[2J") &&
                        Catch::Contains("&lt;b&gt;bold&lt;/b&gt; &amp; =HYPERLINK(&quot;x&quot;) \\"));
@@ -153,7 +138,7 @@ TEST_CASE("names that look like gnuplot commands are never run by plot, rank or 
 }
 
 TEST_CASE("names reach the terminal, CSV and error messages with control characters escaped") {
-  const HostileInputs in = hostile_inputs("terminal");
+  const HostileInputs in = hostile_inputs();
   const std::string profile = in.profile.string(), device = in.device.string();
 
   auto result = run_roofcast({"predict", "--model", "thesis", "--profile", profile, "--device", device});
@@ -179,7 +164,7 @@ TEST_CASE("names reach the terminal, CSV and error messages with control charact
 }
 
 TEST_CASE("a path that is not UTF-8 is written to JSON output, not an internal error") {
-  const HostileInputs in = hostile_inputs("utf8");
+  const HostileInputs in = hostile_inputs();
   const fs::path odd = in.folder / "profile-\xff\xfe.json";
   fs::copy_file(in.profile, odd);
   const auto result =
@@ -191,7 +176,7 @@ TEST_CASE("a path that is not UTF-8 is written to JSON output, not an internal e
 }
 
 TEST_CASE("times beyond what a chart can draw end plot accuracy and report at once with the kernel named") {
-  const auto folder = fresh_folder("huge");
+  const auto folder = temporary_folder();
   const auto validation = folder / "validation.json";
   std::ofstream(validation) << R"({"format": "roofcast-validation", "version": 1, "entries": [
       {"kernel": "k1", "device": "H100", "predicted_ms": 1.5, "measured_ms": 1.2},

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -20,5 +21,11 @@ CommandResult run_roofcast_within(unsigned seconds, const std::vector<std::strin
 
 // A file in a fresh temporary folder holding `text`; returns its path.
 std::string temporary_file(const std::string& name, const std::string& text);
+
+// A fresh, empty temporary folder.
+std::filesystem::path temporary_folder();
+
+// The whole file, bytes as they are ("" when it cannot be read).
+std::string file_text(const std::filesystem::path& path);
 
 }  // namespace roofcast::testing
