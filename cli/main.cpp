@@ -4,6 +4,7 @@
 
 #include "commands/commands.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/printable_text.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"roofcast: predict GPU kernel runtimes on GPUs they never ran on"};
@@ -24,10 +25,11 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {
     return app.exit(error);
   } catch (const roofcast::InputError& error) {
-    std::cerr << "roofcast: " << error.what() << "\n";
+    // Messages quote names from input files: shown printable, never as raw control characters.
+    std::cerr << "roofcast: " << roofcast::printable(error.what()) << "\n";
     return 1;
   } catch (const std::exception& error) {
-    std::cerr << "roofcast: internal error: " << error.what() << "\n";
+    std::cerr << "roofcast: internal error: " << roofcast::printable(error.what()) << "\n";
     return 3;
   }
   return 0;

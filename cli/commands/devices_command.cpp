@@ -6,6 +6,7 @@
 #include "commands/commands.hpp"
 #include "output/table.hpp"
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/profile_json.hpp"
 
 namespace roofcast {
@@ -17,7 +18,7 @@ void run_devices(const std::string& format) {
   if (format == "json") {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& device : devices) list.push_back(to_json(device));
-    std::cout << list.dump(2) << "\n";
+    std::cout << json_text(list);
     return;
   }
   Table table;

@@ -6,6 +6,7 @@
 #include "commands/commands.hpp"
 #include "inputs.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "output/pipes_output.hpp"
 #include "roofcast/model/pipes_prediction.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
@@ -87,7 +88,7 @@ std::string prediction_section(const KernelParameters& k, const DeviceProfile& d
       "  E_instr = C_op / (C_op + C_ldst + C_other) = {:.2f} %\n"
       "  T'_op   = E_mix x E_instr x T_op = {:.2f} % x {:.2f} % x {:.2f} = {:.2f} G/s\n"
       "  O_dev   = T'_op / B_mem        = {:.4f} ops/byte\n",
-      device.name, t.fp32_gflops, t.fp64_gflops, t.int32_mad_giops, t.int32_add_giops, t.shared_ldst_gops,
+      printable(device.name), t.fp32_gflops, t.fp64_gflops, t.int32_mad_giops, t.int32_add_giops, t.shared_ldst_gops,
       t.dram_gbps, type_peak, p.T_op, p.W_op, p.W_ldst, p.W_other, p.C_op, p.C_ldst, p.C_other, 100 * p.E_instr,
       100 * k.E_mix, 100 * p.E_instr, p.T_op, p.T_op_adjusted, p.O_dev);
   if (p.bound == Bound::compute) {
@@ -109,8 +110,9 @@ void run_explain(const ExplainOptions& options) {
   const KernelParameters parameters = kernel_parameters_of(kernel);
   const ThesisPrediction prediction = predict_thesis(parameters, device.throughput);
 
-  std::cout << fmt::format("Kernel {} of {}, {} invocation(s), profiled on {}\n\n", kernel.name, options.profile,
-                           kernel.invocations, profile.reference_device.empty() ? "?" : profile.reference_device);
+  std::cout << fmt::format("Kernel {} of {}, {} invocation(s), profiled on {}\n\n", printable(kernel.name),
+                           printable(options.profile), kernel.invocations,
+                           profile.reference_device.empty() ? "?" : printable(profile.reference_device));
   std::optional<double> measured;
   if (auto it = kernel.measured_ms_by_device.find(device.name); it != kernel.measured_ms_by_device.end())
     measured = it->second;

@@ -6,6 +6,8 @@
 
 #include "commands/commands.hpp"
 #include "roofcast/formats/files.hpp"
+#include "roofcast/formats/json_text.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/profiler/importers.hpp"
 
@@ -24,7 +26,7 @@ void run_import(const ImportOptions& options) {
   const std::string text = read_text_file(options.file);
   const nlohmann::json profile = options.tool == "ncu" ? profiler::import_ncu_csv(text, options.file, options.device)
                                                        : profiler::import_nvprof_csv(text, options.file, options.device);
-  const std::string json = profile.dump(2) + "\n";
+  const std::string json = json_text(profile);
   // The result must be a profile roofcast reads: a missing thesis counter is named here.
   const KernelProfile parsed = parse_kernel_profile(json, options.file);
   if (options.output.empty()) {
@@ -32,8 +34,8 @@ void run_import(const ImportOptions& options) {
     return;
   }
   write_file_atomically(options.output, json);
-  std::cerr << fmt::format("roofcast import: {} kernels from {} -> {}\n", parsed.kernels.size(), options.file,
-                           options.output);
+  std::cerr << fmt::format("roofcast import: {} kernels from {} -> {}\n", parsed.kernels.size(),
+                           printable(options.file), printable(options.output));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "inputs.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/plots/accuracy_chart.hpp"
 #include "roofcast/plots/quadrant_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
@@ -43,8 +44,10 @@ ChartTarget target_for(const std::string& output) {
 void draw(const GnuplotChart& chart, const std::string& output) {
   const auto folder = std::filesystem::path(output).parent_path();
   render_chart(chart, folder.empty() ? std::filesystem::path(".") : folder);
-  std::cout << fmt::format("wrote {} (data: {}, gnuplot script: {})\n", (folder / chart.chart_file_name).string(),
-                           (folder / chart.data_file_name).string(), (folder / chart.script_file_name).string());
+  std::cout << printable(fmt::format("wrote {} (data: {}, gnuplot script: {})", (folder / chart.chart_file_name).string(),
+                                     (folder / chart.data_file_name).string(),
+                                     (folder / chart.script_file_name).string()))
+            << "\n";
 }
 
 void run_roofline(const PlotOptions& options) {

@@ -9,6 +9,8 @@
 #include "output/pipes_output.hpp"
 #include "output/prediction_output.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/json_text.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 
 namespace roofcast {
@@ -57,13 +59,13 @@ void run_predict_pipes(const KernelProfile& profile, const std::vector<DevicePro
     }
   }
   if (options.format == "json") {
-    std::cout << pipes_json(predictions, options.profile).dump(2) << "\n";
+    std::cout << json_text(pipes_json(predictions, options.profile));
   } else if (options.format == "csv") {
     std::cout << pipes_csv(predictions);
   } else {
-    std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: pipes\n\n", options.profile,
+    std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: pipes\n\n", printable(options.profile),
                              profile.kernels.size(),
-                             profile.reference_device.empty() ? "unknown" : profile.reference_device);
+                             profile.reference_device.empty() ? "unknown" : printable(profile.reference_device));
     std::cout << pipes_table_text(predictions);
   }
 }
@@ -78,13 +80,14 @@ void run_predict(const PredictOptions& options) {
   const ProfilePrediction prediction = predict_profile(profile, devices, reference.get());
 
   if (options.format == "json") {
-    std::cout << prediction_json(prediction, options.profile).dump(2) << "\n";
+    std::cout << json_text(prediction_json(prediction, options.profile));
   } else if (options.format == "csv") {
     std::cout << prediction_csv(prediction);
   } else {
-    std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: {}\n\n", options.profile,
+    std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: {}\n\n", printable(options.profile),
                              profile.kernels.size(),
-                             profile.reference_device.empty() ? "unknown" : profile.reference_device, options.model);
+                             profile.reference_device.empty() ? "unknown" : printable(profile.reference_device),
+                             options.model);
     std::cout << prediction_table_text(prediction, reference != nullptr);
   }
 }

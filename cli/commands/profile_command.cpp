@@ -19,7 +19,9 @@
 #include "commands/commands.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/measured_json.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/profiler/app_launcher.hpp"
 #include "roofcast/profiler/collector_protocol.hpp"
@@ -128,8 +130,10 @@ std::string copies_summary(const RunRecords& run, int device) {
 
 // Prints what the collector reported; returns false when the run produced nothing usable.
 bool report(const RunRecords& run, const char* what) {
-  for (const auto& error : run.errors) std::cerr << fmt::format("roofcast profile: {} run: {}\n", what, error);
-  for (const auto& warning : run.warnings) std::cerr << fmt::format("roofcast profile: warning: {} run: {}\n", what, warning);
+  // The collector's messages quote kernel names: shown printable.
+  for (const auto& error : run.errors) std::cerr << fmt::format("roofcast profile: {} run: {}\n", what, printable(error));
+  for (const auto& warning : run.warnings)
+    std::cerr << fmt::format("roofcast profile: warning: {} run: {}\n", what, printable(warning));
   if (run.incomplete_processes > 0)
     std::cerr << fmt::format("roofcast profile: warning: {} run: {} process(es) ended without flushing (killed or _exit); "
                              "their last records may be missing\n",
@@ -212,7 +216,7 @@ void run_profile(const ProfileOptions& options) {
   if (usable && options.timing_only) {
     const auto kernels = summarize_kernels(timing.launches);
     const MeasuredTimes times = measured_times(kernels, device.name.empty() ? "unknown" : device.name);
-    write_file_atomically(output, to_json(times).dump(2) + "\n");
+    write_file_atomically(output, json_text(to_json(times)));
     summary = fmt::format("{} kernels, {} launches timed on {} -> {} ({:.1f} s){}", kernels.size(),
                           timing.launches.size(), times.device, output, timing_exit.wall_seconds,
                           copies_summary(timing, options.device));
@@ -250,7 +254,7 @@ void run_profile(const ProfileOptions& options) {
                                    options.metric_set, counters.passes, metrics, options.cache_control};
       nlohmann::json profile = kernel_profile_json(kernels, provenance, options.per_launch);
       add_transfers(profile, timing.copies, options.per_launch, options.device);
-      const std::string text = profile.dump(2) + "\n";
+      const std::string text = json_text(profile);
       parse_kernel_profile(text, output);  // what we write must be what roofcast reads
       write_file_atomically(output, text);
       summary = fmt::format("{} kernels, {} launches on {} -> {} (timing run {:.1f} s, counter run {:.1f} s, {} replay "

@@ -10,6 +10,8 @@
 #include "inputs.hpp"
 #include "output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/json_text.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/device_ranking.hpp"
 #include "roofcast/plots/ranking_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
@@ -87,7 +89,7 @@ void run_rank(const RankOptions& options) {
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
   const auto ranks = rank_devices(predict_profile(profile, devices), profile, devices, options.top);
   if (options.format == "json") {
-    std::cout << rank_json(ranks, options.profile).dump(2) << "\n";
+    std::cout << json_text(rank_json(ranks, options.profile));
   } else if (options.format == "csv") {
     std::cout << render_csv(rank_table(ranks));
   } else {
@@ -100,7 +102,7 @@ void run_rank(const RankOptions& options) {
     if (!r.missing_transfer_fits.empty())
       std::cerr << fmt::format("roofcast: warning: {} has no transfer fit for {} (bench it with roofcast bench): its "
                                "copies are left out\n",
-                               r.device, fmt::join(r.missing_transfer_fits, ", "));
+                               printable(r.device), printable(fmt::format("{}", fmt::join(r.missing_transfer_fits, ", "))));
   }
   if (!options.chart.empty()) {
     const std::filesystem::path path(options.chart);
@@ -108,8 +110,9 @@ void run_rank(const RankOptions& options) {
     if (!target) throw InputError(fmt::format("--chart {}: unknown chart format: use .svg, .png or .pdf", options.chart));
     const auto files = render_chart(ranking_chart(ranks, std::filesystem::path(options.profile).stem().string(), *target),
                                     path.has_parent_path() ? path.parent_path() : std::filesystem::path("."));
-    std::cerr << fmt::format("roofcast: wrote {} (data {}, script {})\n", files.chart.string(), files.data.string(),
-                             files.script.string());
+    std::cerr << printable(fmt::format("roofcast: wrote {} (data {}, script {})", files.chart.string(),
+                                       files.data.string(), files.script.string()))
+              << "\n";
   }
 }
 

@@ -13,8 +13,10 @@
 #include "inputs.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 #include "roofcast/plots/accuracy_chart.hpp"
+#include "roofcast/plots/chart_values.hpp"
 #include "roofcast/plots/html_report.hpp"
 #include "roofcast/plots/quadrant_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
@@ -73,6 +75,7 @@ void run_report(const ReportOptions& options) {
   for (const auto& device : devices)
     if (device.name == profile.reference_device) reference = &device;
   const ProfilePrediction prediction = predict_profile(profile, devices, reference);
+  require_finite_times(prediction);  // every time is printed on the page
 
   const std::filesystem::path folder(options.output);
   const std::filesystem::path charts_folder = folder / "charts";
@@ -124,8 +127,8 @@ void run_report(const ReportOptions& options) {
   write_file_atomically(page, html_report(content));
   std::cout << fmt::format("wrote {} ({} kernels on {} devices, {} warnings, {} charts; chart data and gnuplot scripts "
                            "in {})\n",
-                           page.string(), profile.kernels.size(), devices.size(), content.warnings.size(),
-                           content.charts.size(), charts_folder.string());
+                           printable(page.string()), profile.kernels.size(), devices.size(), content.warnings.size(),
+                           content.charts.size(), printable(charts_folder.string()));
   if (missing)
     throw GnuplotMissing(fmt::format("gnuplot not found: install Debian's gnuplot-nox package (apt-get install "
                                      "gnuplot-nox, or scripts/setup.sh); {} was written without its charts, whose "

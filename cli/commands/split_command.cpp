@@ -8,6 +8,8 @@
 #include "inputs.hpp"
 #include "output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/json_text.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 #include "roofcast/model/work_split.hpp"
 
@@ -60,7 +62,7 @@ void run_split(const SplitOptions& options) {
   const WorkSplit split = split_work(times, blocks);
 
   if (options.format == "json") {
-    std::cout << split_json(split, options).dump(2) << "\n";
+    std::cout << json_text(split_json(split, options));
   } else {
     Table table;
     table.columns = {{"device", false}, {"alone ms"}, {"SMs"}, {"ideal share %"}, {"blocks"}, {"its part ms"}};
@@ -68,13 +70,13 @@ void run_split(const SplitOptions& options) {
       table.add_row({d.device, fmt::format("{:.3f}", d.alone_ms), d.sm_count > 0 ? fmt::format("{}", d.sm_count) : "?",
                      fmt::format("{:.2f}", 100 * d.ideal_share), fmt::format("{}", d.blocks),
                      fmt::format("{:.3f}", d.rounded_ms)});
-    std::cout << fmt::format("Kernel {} split into {} blocks\n\n", options.kernel, split.total_blocks)
+    std::cout << fmt::format("Kernel {} split into {} blocks\n\n", printable(options.kernel), split.total_blocks)
               << render_text(table)
               << fmt::format("\nfastest device alone {:.3f} ms; ideal split {:.3f} ms ({:.1f} % gain); "
                              "rounded to blocks {:.3f} ms\n",
                              split.fastest_alone_ms, split.ideal_ms, 100 * split.ideal_gain, split.rounded_ms);
   }
-  for (const auto& warning : split.warnings) std::cerr << "roofcast: warning: " << warning << "\n";
+  for (const auto& warning : split.warnings) std::cerr << "roofcast: warning: " << printable(warning) << "\n";
 }
 
 }  // namespace

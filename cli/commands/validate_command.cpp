@@ -16,7 +16,9 @@
 #include "roofcast/data/bundled_data.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/measured_json.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/formats/validation_json.hpp"
 #include "roofcast/model/validation_join.hpp"
@@ -96,7 +98,7 @@ std::unique_ptr<DeviceProfile> find_reference_device(const ValidateOptions& opti
   if (auto bundled = find_bundled_device(name)) return std::make_unique<DeviceProfile>(*bundled);
   std::cerr << fmt::format("roofcast: note: no device profile for the reference device \"{}\": accuracy with the "
                            "utilization correction is left out (give --reference-device or --device)\n",
-                           name);
+                           printable(name));
   return nullptr;
 }
 
@@ -181,7 +183,7 @@ void run_validate(const ValidateOptions& options) {
     document["skipped"] = context.skipped;
     document["notes"] = context.notes;
     if (options.ablation) document["ablation"] = ablation_json(ablation);
-    write_file_atomically(options.output, document.dump(2) + "\n");
+    write_file_atomically(options.output, json_text(document));
   }
   if (!options.markdown.empty())
     write_file_atomically(options.markdown,
@@ -189,8 +191,8 @@ void run_validate(const ValidateOptions& options) {
 
   std::cout << validation_table_text(report);
   if (options.ablation) std::cout << ablation_table_text(ablation);
-  for (const auto& s : joined.skipped) std::cerr << "roofcast: note: not measured, left out: " << s << "\n";
-  for (const auto& n : joined.notes) std::cerr << "roofcast: note: " << n << "\n";
+  for (const auto& s : joined.skipped) std::cerr << "roofcast: note: not measured, left out: " << printable(s) << "\n";
+  for (const auto& n : joined.notes) std::cerr << "roofcast: note: " << printable(n) << "\n";
 }
 
 }  // namespace

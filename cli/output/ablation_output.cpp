@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "output/markdown.hpp"
 #include "output/table.hpp"
 
 namespace roofcast {
@@ -61,11 +62,9 @@ std::string ablation_table_text(const std::vector<AblationRow>& rows) {
 
 std::string ablation_markdown(const std::vector<AblationRow>& rows) {
   const auto headers = device_headers(rows);
-  std::string out = fmt::format("## Ablation\n\n{}\n\n| model | {} |\n| --- |", kLegend, fmt::join(headers, " | "));
-  for (size_t i = 0; i < headers.size(); ++i) out += " ---: |";
-  out += "\n";
-  for (const auto& line : cells(rows, headers)) out += fmt::format("| {} |\n", fmt::join(line, " | "));
-  return out + "\n";
+  std::vector<std::string> columns{"model"};
+  columns.insert(columns.end(), headers.begin(), headers.end());
+  return fmt::format("## Ablation\n\n{}\n\n", kLegend) + markdown_table(columns, cells(rows, headers), 1) + "\n";
 }
 
 nlohmann::json ablation_json(const std::vector<AblationRow>& rows) {

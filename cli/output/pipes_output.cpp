@@ -4,6 +4,7 @@
 
 #include "output/table.hpp"
 #include "output/validation_output.hpp"
+#include "roofcast/formats/printable_text.hpp"
 
 namespace roofcast {
 
@@ -114,7 +115,7 @@ json pipes_json(const std::vector<PipesKernelPrediction>& predictions, const std
 
 std::string pipes_explanation_text(const PipesPrediction& r, const DeviceProfile& device) {
   const KernelWork& w = r.work;
-  std::string out = fmt::format("Multi-pipeline model (docs/pipes-model.md) on {}\n\nKernel work ({})\n", device.name,
+  std::string out = fmt::format("Multi-pipeline model (docs/pipes-model.md) on {}\n\nKernel work ({})\n", printable(device.name),
                                 w.measured_pipes ? "measured pipe counters" : "derived");
   for (const auto& [pipe, n] : w.pipe_instructions) out += fmt::format("  {:<10} pipe  {:>16.0f} warp instructions\n", pipe, n);
   out += fmt::format("  issued          {:>16.0f} warp instructions\n", w.warp_instructions);

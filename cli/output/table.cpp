@@ -1,17 +1,32 @@
 #include "output/table.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <string_view>
 
 #include <fmt/format.h>
+
+#include "roofcast/formats/printable_text.hpp"
 
 namespace roofcast {
 
 namespace {
 
+// A text cell that a spreadsheet would run as a formula (=, +, -, @ first) gets a leading
+// apostrophe; numbers such as "-0.25" or "+1e-05", and "-" alone (no value), stay as they are.
+std::string formula_neutralized(std::string text) {
+  if (text.size() < 2 || std::string_view("=+-@").find(text.front()) == std::string_view::npos) return text;
+  double number = 0;
+  const auto [end, error] = std::from_chars(text.data() + (text.front() == '+'), text.data() + text.size(), number);
+  if (error == std::errc() && end == text.data() + text.size()) return text;
+  return "'" + text;
+}
+
 std::string csv_field(const std::string& cell) {
-  if (cell.find_first_of(",\"\n\r") == std::string::npos) return cell;
+  const std::string text = formula_neutralized(printable(cell));
+  if (text.find_first_of(",\"") == std::string::npos) return text;
   std::string quoted = "\"";
-  for (const char c : cell) {
+  for (const char c : text) {
     if (c == '"') quoted += '"';
     quoted += c;
   }
@@ -28,14 +43,15 @@ size_t display_width(const std::string& text) {
 
 std::string render_text(const Table& table) {
   std::vector<size_t> widths;
-  for (const auto& column : table.columns) widths.push_back(display_width(column.header));
+  for (const auto& column : table.columns) widths.push_back(display_width(printable(column.header)));
   for (const auto& row : table.rows) {
-    for (size_t i = 0; i < row.size() && i < widths.size(); ++i) widths[i] = std::max(widths[i], display_width(row[i]));
+    for (size_t i = 0; i < row.size() && i < widths.size(); ++i)
+      widths[i] = std::max(widths[i], display_width(printable(row[i])));
   }
   auto line = [&](const std::vector<std::string>& cells, bool header) {
     std::string out;
     for (size_t i = 0; i < widths.size(); ++i) {
-      const std::string cell = i < cells.size() ? cells[i] : "";
+      const std::string cell = i < cells.size() ? printable(cells[i]) : "";
       const size_t pad = widths[i] - display_width(cell);
       const bool right = table.columns[i].align_right && !header;
       if (i > 0) out += "  ";

@@ -20,8 +20,12 @@ struct Table {
   void add_row(std::vector<std::string> cells) { rows.push_back(std::move(cells)); }
 };
 
+// Every cell and header is shown as printable() writes it (formats/printable_text.hpp):
+// a control character in a name reaches the terminal as "\x1b", never raw.
 std::string render_text(const Table& table);
-// RFC 4180: fields with commas, quotes or line breaks are quoted.
+// RFC 4180, one record per line: every cell is printable() text (so no line breaks), quoted
+// when it holds a comma or a quote; a text cell starting with = + - or @ (a spreadsheet
+// formula) gets a leading apostrophe (formats.md, "CSV output").
 std::string render_csv(const Table& table);
 
 }  // namespace roofcast

@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "output/markdown.hpp"
 #include "output/table.hpp"
+#include "roofcast/formats/printable_text.hpp"
 
 namespace roofcast {
 
@@ -54,26 +56,6 @@ bool summary_rows(const ValidationReport& report, bool corrected,
   for (const auto& group : report.devices) add(group);
   add(report.overall);
   return any;
-}
-
-std::string markdown_cell(std::string text) {
-  std::string out;
-  for (const char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
-
-// The first `text_columns` columns hold names (left-aligned), the rest numbers.
-std::string markdown_table(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows,
-                           size_t text_columns) {
-  std::string out = "| " + fmt::format("{}", fmt::join(headers, " | ")) + " |\n|";
-  for (size_t i = 0; i < headers.size(); ++i) out += i < text_columns ? " --- |" : " ---: |";
-  out += "\n";
-  for (const auto& row : rows) {
-    std::vector<std::string> cells;
-    for (const auto& cell : row) cells.push_back(markdown_cell(cell));
-    out += "| " + fmt::format("{}", fmt::join(cells, " | ")) + " |\n";
-  }
-  return out;
 }
 
 std::vector<std::string> entry_cells(const ValidatedPrediction& e, size_t name_width) {
@@ -125,17 +107,18 @@ std::string validation_table_text(const ValidationReport& report) {
     if (table.rows.size() > 1) table.rules_after.push_back(table.rows.size() - 2);
     return render_text(table);
   };
-  return fmt::format("Model {}, reference device {}: {} predictions\n\n", report.model,
-                     report.reference_device.empty() ? "unknown" : report.reference_device, report.entries.size()) +
+  return fmt::format("Model {}, reference device {}: {} predictions\n\n", printable(report.model),
+                     report.reference_device.empty() ? "unknown" : printable(report.reference_device),
+                     report.entries.size()) +
          render_text(entries) + "\nAccuracy without correction\n" + summary_table(false) +
          "\nAccuracy with the utilization correction (reference device excluded)\n" + summary_table(true);
 }
 
 std::string validation_markdown(const ValidationReport& report, const ValidationContext& context) {
-  std::string out = fmt::format("# Prediction accuracy: {} model, reference device {}\n\n", report.model,
-                                report.reference_device.empty() ? "unknown" : report.reference_device);
+  std::string out = fmt::format("# Prediction accuracy: {} model, reference device {}\n\n", markdown_text(report.model),
+                                report.reference_device.empty() ? "unknown" : markdown_text(report.reference_device));
   if (!context.generated_utc.empty()) out += fmt::format("Generated {}", context.generated_utc);
-  if (!context.command.empty()) out += fmt::format(" by\n\n```\n{}\n```\n", context.command);
+  if (!context.command.empty()) out += " by\n\n" + markdown_code_block(context.command);
   out += "\nAPE = |predicted - measured| / measured (thesis eq. 5.12); over-predicted = predicted slower than "
          "measured. The utilization correction (thesis eq. 5.13) scales each prediction by measured / predicted "
          "time on the reference device, so it is scored on the other devices only.\n\n";
@@ -157,8 +140,9 @@ std::string validation_markdown(const ValidationReport& report, const Validation
   for (const auto& e : report.entries) {
     if (e.ape() <= kMissThreshold) continue;
     ++misses;
-    out += fmt::format("- `{}` on {}: {} % ({} ms predicted, {} ms measured, {}, {} bound)\n",
-                       shortened_kernel_name(e.kernel, kMarkdownNameWidth), e.device, signed_percent(e.error()),
+    out += fmt::format("- {} on {}: {} % ({} ms predicted, {} ms measured, {}, {} bound)\n",
+                       markdown_code(shortened_kernel_name(e.kernel, kMarkdownNameWidth)), markdown_text(e.device),
+                       signed_percent(e.error()),
                        ms(e.predicted_ms), ms(e.measured_ms), to_string(e.parameters.type), to_string(e.bound));
     for (const auto& hint : miss_hints(e)) out += fmt::format("  - {}\n", hint);
   }
@@ -166,8 +150,8 @@ std::string validation_markdown(const ValidationReport& report, const Validation
 
   if (!context.skipped.empty() || !context.notes.empty()) {
     out += "\n## Notes\n\n";
-    for (const auto& s : context.skipped) out += fmt::format("- not measured, left out: {}\n", s);
-    for (const auto& n : context.notes) out += fmt::format("- {}\n", n);
+    for (const auto& s : context.skipped) out += fmt::format("- not measured, left out: {}\n", markdown_text(s));
+    for (const auto& n : context.notes) out += fmt::format("- {}\n", markdown_text(n));
   }
   return out;
 }

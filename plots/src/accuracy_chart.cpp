@@ -8,6 +8,8 @@
 
 #include "chart_style.hpp"
 #include "gnuplot_text.hpp"
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/plots/chart_values.hpp"
 
 namespace roofcast {
 
@@ -41,16 +43,29 @@ std::string distribution_rows(std::vector<double> apes) {
   return rows;
 }
 
+// Both panels are log-scaled in time: every time must be one a log axis can show.
+void require_chartable_times(const std::vector<AccuracyEntry>& entries) {
+  for (const auto& e : entries)
+    for (const auto& [what, value] : {std::pair<const char*, std::optional<double>>{"predicted_ms", e.predicted_ms},
+                                      {"measured_ms", e.measured_ms},
+                                      {"corrected_ms", e.corrected_ms}})
+      if (value && !chartable(*value))
+        throw InputError(fmt::format("accuracy chart: kernel {} on {}: {} {} is outside what the chart can draw "
+                                     "(from {:g} to {:g} ms)",
+                                     e.kernel, e.device, what, *value, kChartMin, kChartMax));
+}
+
 }  // namespace
 
 GnuplotChart accuracy_chart(const std::vector<AccuracyEntry>& entries, const std::string& source_note,
                             const ChartTarget& target, const std::string& model) {
+  require_chartable_times(entries);
   GnuplotChart chart;
   chart.chart_file_name = target.chart_file_name;
   const std::string stem = target.chart_file_name.substr(0, target.chart_file_name.rfind('.'));
   chart.data_file_name = stem + ".dat";
   chart.script_file_name = stem + ".gp";
-  DataFile data(fmt::format("# Prediction accuracy: the data of {} ({}).\n", chart.script_file_name, source_note));
+  DataFile data(fmt::format("Prediction accuracy: the data of {} ({}).", chart.script_file_name, source_note));
 
   std::vector<std::string> devices;  // in order of first appearance
   std::map<std::string, std::vector<const AccuracyEntry*>> by_device;

@@ -1,39 +1,55 @@
 #include "gnuplot_text.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "roofcast/formats/printable_text.hpp"
+
 namespace roofcast::gnuplot {
+
+namespace {
+
+// The last line of defence: a chart checks its values before it formats them.
+double finite(double value) {
+  if (!std::isfinite(value)) throw std::domain_error(fmt::format("a chart value is not finite ({})", value));
+  return value;
+}
+
+}  // namespace
 
 std::string quoted(std::string_view text) {
   std::string result = "'";
-  for (const char c : text) {
-    if (c == '\'') result += "''";
-    else if (c == '\n' || c == '\r') result += ' ';
-    else result += c;
-  }
+  for (const char c : printable(text)) result += c == '\'' ? std::string("''") : std::string(1, c);
   return result + "'";
 }
 
 std::string data_column(std::string_view text) {
   std::string result = "\"";
-  for (const char c : text) {
+  for (const char c : printable(text)) {
     if (c == '"') result += '\'';
-    else if (c == '\n' || c == '\r' || c == '\t') result += ' ';
+    else if (c == '\\') result += "\\\\";
     else result += c;
   }
   return result + "\"";
 }
 
-std::string number(double value) { return fmt::format("{:.6g}", value); }
+std::string comment(std::string_view text) {
+  std::string line = printable(text);
+  if (line.ends_with('\\')) line.replace(line.size() - 1, 1, "\\x5c");
+  return "# " + line + "\n";
+}
+
+std::string number(double value) { return fmt::format("{:.6g}", finite(value)); }
 
 std::string readable(double value) {
-  if (std::abs(value) >= 1000) return fmt::format("{:.0f}", value);
+  if (std::abs(finite(value)) >= 1000) return fmt::format("{:.0f}", value);
   return fmt::format("{:.4g}", value);
 }
 
 std::string milliseconds(double ms) {
+  finite(ms);
   if (ms >= 100) return fmt::format("{:.1f}", ms);
   if (ms >= 10) return fmt::format("{:.2f}", ms);
   if (ms >= 0.01) return fmt::format("{:.3f}", ms);
@@ -42,15 +58,22 @@ std::string milliseconds(double ms) {
 }
 
 std::string log_tics(double low, double high) {
+  if (!(finite(low) > 0 && low <= finite(high)))
+    throw std::domain_error(fmt::format("log axis from {} to {}", low, high));
   std::vector<double> ticks;
-  // Over many decades, 1-2-5 labels run into each other: label the decades only.
+  // Over many decades, 1-2-5 labels run into each other: label the decades only, and over
+  // more than 12 decades only every n-th, so that a tick list never grows beyond ~12 entries.
+  const int first = static_cast<int>(std::floor(std::log10(low))), last = static_cast<int>(std::ceil(std::log10(high)));
   const bool wide = std::log10(high / low) > 4;
+  const int decade_step = std::max(1, (last - first + 11) / 12);
   for (const auto& steps : {wide ? std::vector<double>{1} : std::vector<double>{1, 2, 5},
                             std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}}) {
     ticks.clear();
-    for (double decade = std::pow(10.0, std::floor(std::log10(low))); decade <= high; decade *= 10)
-      for (const double step : steps)
-        if (step * decade >= low * 0.999 && step * decade <= high * 1.001) ticks.push_back(step * decade);
+    for (int exponent = first; exponent <= last; exponent += decade_step)
+      for (const double step : steps) {
+        const double tick = step * std::pow(10.0, exponent);
+        if (tick >= low * 0.999 && tick <= high * 1.001) ticks.push_back(tick);
+      }
     if (ticks.size() >= 4) break;
   }
   std::string list;
@@ -74,19 +97,18 @@ std::string preamble(std::string_view description, const ChartTarget& target, in
                              width / 100.0, height / 100.0);
       break;
   }
-  return fmt::format(
-      "# {}\n"
-      "# Written by roofcast. Restyle it by editing this script, then rerun it from its folder:\n"
-      "#   gnuplot {}      (or: gnuplot -e \"output_file='other.svg'\" ...)\n"
-      "{}\n"
-      "if (!exists('output_file')) output_file = {}\n"
-      "set output output_file\n"
-      "set encoding utf8\n\n",
-      description, fmt::format("'{}'", target.chart_file_name), terminal, quoted(target.chart_file_name));
+  const std::string script_file_name = target.chart_file_name.substr(0, target.chart_file_name.rfind('.')) + ".gp";
+  return comment(description) + "# Written by roofcast. Restyle it by editing this script, then rerun it from its folder:\n" +
+         comment(fmt::format("  gnuplot '{}'      (or: gnuplot -e \"output_file='other.svg'\" ...)", script_file_name)) +
+         fmt::format("{}\n"
+                     "if (!exists('output_file')) output_file = {}\n"
+                     "set output output_file\n"
+                     "set encoding utf8\n\n",
+                     terminal, quoted(target.chart_file_name));
 }
 
 int DataFile::add_block(std::string_view comment, std::string_view rows) {
-  text_ += fmt::format("# [{}] {}\n", blocks_, comment);
+  text_ += gnuplot::comment(fmt::format("[{}] {}", blocks_, comment));
   text_ += rows;
   text_ += "\n\n";
   return blocks_++;
@@ -100,7 +122,10 @@ std::string plot_command(const std::vector<std::string>& clauses) {
 
 std::string shortened(std::string_view text, size_t max_length) {
   if (text.size() <= max_length || max_length < 4) return std::string(text);
-  return std::string(text.substr(0, max_length - 3)) + "...";
+  // Cut between characters, never inside a UTF-8 sequence.
+  size_t cut = max_length - 3;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "...";
 }
 
 }  // namespace roofcast::gnuplot

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "roofcast/formats/printable_text.hpp"
+
 namespace roofcast {
 
 namespace {
@@ -36,7 +38,13 @@ code { font-size: 0.85rem; }
 )css";
 
 
+// A number as `spec` formats it, or a dash when it is not finite (O_krn of a kernel without DRAM traffic).
+std::string finite_or_dash(double value, std::string_view spec) {
+  return std::isfinite(value) ? fmt::format(fmt::runtime(spec), value) : std::string("&ndash;");
+}
+
 std::string time_ms(double ms) {
+  if (!std::isfinite(ms)) return "&ndash;";
   if (ms >= 100) return fmt::format("{:.1f}", ms);
   if (ms >= 1) return fmt::format("{:.3f}", ms);
   return fmt::format("{:.4f}", ms);
@@ -69,8 +77,8 @@ std::string prediction_matrix(const ReportContent& c) {
       html += fmt::format("<td class=\"{}\" title=\"{} bound\"><span class=\"bound\">{}</span> {}", to_string(p.thesis.bound),
                           to_string(p.thesis.bound), memory ? "M" : "C", time_ms(p.thesis.predicted_ms));
       if (p.measured_ms)
-        html += fmt::format("<br><span class=\"measured\">measured {} ({:+.1f} %)</span>", time_ms(*p.measured_ms),
-                            100 * p.error.value_or(0));
+        html += fmt::format("<br><span class=\"measured\">measured {} ({} %)</span>", time_ms(*p.measured_ms),
+                            finite_or_dash(100 * p.error.value_or(0), "{:+.1f}"));
       html += "</td>";
     }
     html += "</tr>\n";
@@ -88,13 +96,15 @@ std::string details_table(const ReportContent& c) {
   for (const auto& p : c.prediction->kernels) {
     html += fmt::format(
         "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name {}\">{}</td><td>{}</td><td>{}</td>"
-        "<td>{}</td><td>{:.2f} %</td><td>{:.2f} %</td><td>{:.2f}</td><td>{:.2f}</td><td>{:.4f}</td><td>{:.4f}</td>"
-        "<td>{:.4g}</td><td>{:.4g}</td></tr>\n",
+        "<td>{}</td><td>{} %</td><td>{} %</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td><td>{}</td></tr>\n",
         html_escaped(p.kernel), html_escaped(p.device), to_string(p.thesis.bound), to_string(p.thesis.bound),
         time_ms(p.thesis.predicted_ms), p.measured_ms ? time_ms(*p.measured_ms) : "&ndash;",
-        p.error ? fmt::format("{:+.2f}", 100 * *p.error) : "&ndash;", 100 * p.parameters.E_mix,
-        100 * p.thesis.E_instr, p.thesis.T_op, p.thesis.T_op_adjusted, p.thesis.O_krn, p.thesis.O_dev,
-        p.parameters.W_comp, p.parameters.W_traf);
+        p.error ? finite_or_dash(100 * *p.error, "{:+.2f}") : "&ndash;", finite_or_dash(100 * p.parameters.E_mix, "{:.2f}"),
+        finite_or_dash(100 * p.thesis.E_instr, "{:.2f}"), finite_or_dash(p.thesis.T_op, "{:.2f}"),
+        finite_or_dash(p.thesis.T_op_adjusted, "{:.2f}"), finite_or_dash(p.thesis.O_krn, "{:.4f}"),
+        finite_or_dash(p.thesis.O_dev, "{:.4f}"), finite_or_dash(p.parameters.W_comp, "{:.4g}"),
+        finite_or_dash(p.parameters.W_traf, "{:.4g}"));
   }
   return html + "</table></div></details>\n";
 }
@@ -137,7 +147,7 @@ std::string charts_section(const ReportContent& c) {
 
 std::string html_escaped(std::string_view text) {
   std::string result;
-  for (const char ch : text) {
+  for (const char ch : printable(text)) {
     switch (ch) {
       case '&': result += "&amp;"; break;
       case '<': result += "&lt;"; break;

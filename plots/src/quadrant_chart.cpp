@@ -7,6 +7,8 @@
 
 #include "chart_style.hpp"
 #include "gnuplot_text.hpp"
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/plots/chart_values.hpp"
 
 namespace roofcast {
 
@@ -47,6 +49,20 @@ std::string rows_of(const std::vector<Point>& points) {
   return rows;
 }
 
+// Every value of a device's point is written to the data file: it must be finite.
+void require_finite(const QuadrantDevicePoint& p, const std::string& kernel) {
+  for (const auto& [what, value] : {std::pair<const char*, double>{"B_mem", p.bandwidth},
+                                    {"T_op", p.T_op},
+                                    {"T'_op", p.T_op_adjusted},
+                                    {"the point on the kernel's line", p.line_x},
+                                    {"the point on the kernel's line", p.line_y},
+                                    {"the predicted time", p.predicted_ms}})
+    if (!std::isfinite(value) || value < 0)
+      throw InputError(fmt::format("quadrant chart: kernel {} on {}: {} is not a finite number >= 0 ({}): a counter "
+                                   "or throughput is near the limit of double precision",
+                                   kernel, p.device, what, value));
+}
+
 }  // namespace
 
 std::vector<QuadrantDevicePoint> quadrant_points(const KernelRecord& kernel, const std::vector<DeviceProfile>& devices) {
@@ -75,19 +91,21 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
                             const ChartTarget& target, QuadrantScale scale) {
   const KernelParameters parameters = kernel_parameters_of(kernel);
   const double O_krn = parameters.O_krn();
-  const bool has_line = std::isfinite(O_krn) && O_krn > 0;
+  // A line far beyond the axes' reach (O_krn near 0 or the double range) is not drawn.
+  const bool has_line = chartable(O_krn);
   const std::vector<QuadrantDevicePoint> points = quadrant_points(kernel, devices);
+  for (const auto& p : points) require_finite(p, kernel.name);
   const std::string unit = parameters.type == KernelType::int32 ? "GIOP/s" : "GFLOP/s";
   const std::string type(to_string(parameters.type));
   const bool log = scale == QuadrantScale::log;
 
-  // Axis ranges around every point drawn.
+  // Axis ranges around every point drawn (points a log axis cannot show lie outside them).
   double x_low = INFINITY, x_high = 0, y_low = INFINITY, y_high = 0;
   for (const auto& p : points) {
     for (double x : {p.bandwidth, p.line_x})
-      if (x > 0) x_low = std::min(x_low, x), x_high = std::max(x_high, x);
+      if (chartable(x)) x_low = std::min(x_low, x), x_high = std::max(x_high, x);
     for (double y : {p.T_op, p.T_op_adjusted, p.line_y})
-      if (y > 0) y_low = std::min(y_low, y), y_high = std::max(y_high, y);
+      if (chartable(y)) y_low = std::min(y_low, y), y_high = std::max(y_high, y);
   }
   if (points.empty() || x_high <= 0 || y_high <= 0) x_low = 1, x_high = 10, y_low = 1, y_high = 10;
   if (log) {
@@ -101,8 +119,11 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
   const std::string stem = target.chart_file_name.substr(0, target.chart_file_name.rfind('.'));
   chart.data_file_name = stem + ".dat";
   chart.script_file_name = stem + ".gp";
-  DataFile data(fmt::format("# Quadrant-split chart of kernel {} ({}, O_krn = {}): the data of {}.\n", kernel.name,
-                            type, number(O_krn), chart.script_file_name));
+  std::string intensity = "no DRAM traffic";
+  if (has_line) intensity = fmt::format("O_krn = {} ops/byte", readable(O_krn));
+  else if (std::isfinite(O_krn)) intensity = fmt::format("O_krn = {:.3g} ops/byte, beyond the axes", O_krn);
+  DataFile data(fmt::format("Quadrant-split chart of kernel {} ({}, {}): the data of {}.", kernel.name, type, intensity,
+                            chart.script_file_name));
 
   // The kernel's line and the two regions it splits the plot into.
   const std::vector<Point> box{{x_low, y_low}, {x_high, y_low}, {x_high, y_high}, {x_low, y_high}};
@@ -135,8 +156,6 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
   const int device_block = data.add_block(
       "devices: B_mem T_op T_op_adjusted line_x line_y predicted_ms bound rgb name", device_rows);
 
-  const std::string intensity =
-      has_line ? fmt::format("O_krn = {} ops/byte", readable(O_krn)) : std::string("no DRAM traffic");
   const std::string title =
       fmt::format("Quadrant split of kernel {} ({}, {})", gnuplot::shortened(kernel.name, 30), type, intensity);
   std::string script = gnuplot::preamble(title, target, kWidth, kHeight);
@@ -164,9 +183,12 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
               "font ',11'\n";
     script += "set label 'compute bound (below the line)' at graph 0.98, 0.04 right front textcolor rgb '#1f5f8b' "
               "font ',11'\n";
-  } else {
+  } else if (!std::isfinite(O_krn)) {
     script += "set label 'The kernel moves no DRAM bytes: compute bound on every device (predicted: T''_op)' at graph "
               "0.02, 0.96 left front font ',11'\n";
+  } else {
+    script += "set label 'The kernel''s line lies beyond the axes (O_krn near 0 or near the double range): not drawn' "
+              "at graph 0.02, 0.96 left front font ',11'\n";
   }
   script += "\n";
 

@@ -1,11 +1,13 @@
 #include "roofcast/plots/ranking_chart.hpp"
 
+#include <cmath>
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "chart_style.hpp"
 #include "gnuplot_text.hpp"
+#include "roofcast/formats/input_error.hpp"
 
 namespace roofcast {
 
@@ -24,12 +26,16 @@ GnuplotChart ranking_chart(const std::vector<DeviceRank>& ranks, const std::stri
   for (size_t i = 0; i < n; ++i) {
     const DeviceRank& r = ranks[i];
     const double kernels_end = r.kernels_ms, gaps_end = kernels_end + r.launch_gaps_ms, total = gaps_end + r.transfers_ms;
+    if (!std::isfinite(total) || r.kernels_ms < 0 || r.launch_gaps_ms < 0 || r.transfers_ms < 0)
+      throw InputError(fmt::format("ranking chart: {}: the predicted time is not a finite number >= 0 (kernels {} ms, "
+                                   "launch gaps {} ms, copies {} ms)",
+                                   r.device, r.kernels_ms, r.launch_gaps_ms, r.transfers_ms));
     longest = std::max(longest, total);
     rows += fmt::format("{} {} {} {} {} {}\n", n - 1 - i, gnuplot::data_column(r.device), gnuplot::number(kernels_end),
                         gnuplot::number(gaps_end), gnuplot::number(total),
                         gnuplot::data_column(fmt::format("{} ms", gnuplot::milliseconds(total))));
   }
-  gnuplot::DataFile data(fmt::format("# Devices ranked by predicted application time: the data of {}.\n",
+  gnuplot::DataFile data(fmt::format("Devices ranked by predicted application time: the data of {}.",
                                      chart.script_file_name));
   const int block = data.add_block("y device kernels_end_ms gaps_end_ms total_ms total_label", rows);
   chart.data = data.text();

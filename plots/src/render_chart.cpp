@@ -12,7 +12,9 @@
 
 #include <fmt/format.h>
 
+#include "gnuplot_text.hpp"
 #include "roofcast/formats/files.hpp"
+#include "roofcast/formats/printable_text.hpp"
 
 namespace roofcast {
 
@@ -33,7 +35,7 @@ std::string last_lines(const std::string& text, size_t count) {
 std::pair<int, std::string> run_gnuplot(const std::filesystem::path& gnuplot, const std::filesystem::path& folder,
                                         const std::string& script, const std::string& output) {
   const auto error_path = folder / fmt::format(".{}.gnuplot-errors", script);
-  const std::string assignment = fmt::format("output_file='{}'", output);
+  const std::string assignment = "output_file=" + gnuplot::quoted(output);
   const pid_t pid = ::fork();
   if (pid < 0) throw InputError("cannot start gnuplot: fork failed");
   if (pid == 0) {
@@ -77,6 +79,11 @@ std::optional<std::filesystem::path> find_gnuplot() {
 }
 
 ChartFiles write_chart_sources(const GnuplotChart& chart, const std::filesystem::path& folder) {
+  // The chart's file name is written into its script: text, without line breaks or other control characters.
+  if (printable(chart.chart_file_name) != chart.chart_file_name)
+    throw InputError(fmt::format("{}: the chart's file name holds control characters or bytes that are not UTF-8; "
+                                 "choose another name",
+                                 printable(chart.chart_file_name)));
   std::error_code error;
   std::filesystem::create_directories(folder, error);
   if (error) throw InputError(fmt::format("{}: cannot create the folder: {}", folder.string(), error.message()));

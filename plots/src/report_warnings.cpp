@@ -1,6 +1,7 @@
 #include "roofcast/plots/report_warnings.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <variant>
 
 #include <fmt/format.h>
@@ -17,6 +18,23 @@ double counter(const KernelCounters& counters, const std::string& name) {
 std::string joined_devices(const std::vector<std::string>& devices) {
   if (devices.size() <= 3) return fmt::format("{}", fmt::join(devices, ", "));
   return fmt::format("{}, {} and {} more", devices[0], devices[1], devices.size() - 2);
+}
+
+// The L2 bytes the counters add up to, or -1 when the counters are missing.
+double l2_bytes_sum(const KernelCounters& counters) {
+  if (const double bytes = counter(counters, "lts__t_bytes.sum"); bytes >= 0) return bytes;
+  const double read = counter(counters, "lts__t_sectors_op_read.sum");
+  const double write = counter(counters, "lts__t_sectors_op_write.sum");
+  if (read >= 0 && write >= 0) {
+    double sectors = read + write;
+    for (const char* name : {"lts__t_sectors_op_atom.sum", "lts__t_sectors_op_red.sum"})
+      sectors += std::max(0.0, counter(counters, name));
+    return 32 * sectors;
+  }
+  const double nvprof_read = counter(counters, "l2_read_transactions");
+  const double nvprof_write = counter(counters, "l2_write_transactions");
+  if (nvprof_read >= 0 && nvprof_write >= 0) return 32 * (nvprof_read + nvprof_write);
+  return -1;
 }
 
 }  // namespace
@@ -52,19 +70,9 @@ std::string explanation(ReportWarning::Kind kind) {
 double l2_bytes_of(const KernelRecord& kernel) {
   const auto* counters = std::get_if<KernelCounters>(&kernel.description);
   if (!counters) return -1;
-  if (const double bytes = counter(*counters, "lts__t_bytes.sum"); bytes >= 0) return bytes;
-  const double read = counter(*counters, "lts__t_sectors_op_read.sum");
-  const double write = counter(*counters, "lts__t_sectors_op_write.sum");
-  if (read >= 0 && write >= 0) {
-    double sectors = read + write;
-    for (const char* name : {"lts__t_sectors_op_atom.sum", "lts__t_sectors_op_red.sum"})
-      sectors += std::max(0.0, counter(*counters, name));
-    return 32 * sectors;
-  }
-  const double nvprof_read = counter(*counters, "l2_read_transactions");
-  const double nvprof_write = counter(*counters, "l2_write_transactions");
-  if (nvprof_read >= 0 && nvprof_write >= 0) return 32 * (nvprof_read + nvprof_write);
-  return -1;
+  // Counters near the double range sum to infinity: no number to show, so no warning.
+  const double bytes = l2_bytes_sum(*counters);
+  return std::isfinite(bytes) ? bytes : -1;
 }
 
 std::vector<ReportWarning> report_warnings(const KernelProfile& profile, const ProfilePrediction& prediction) {

@@ -9,7 +9,9 @@
 
 #include "chart_style.hpp"
 #include "gnuplot_text.hpp"
+#include "roofcast/formats/input_error.hpp"
 #include "roofcast/model/profile_prediction.hpp"
+#include "roofcast/plots/chart_values.hpp"
 
 namespace roofcast {
 
@@ -94,7 +96,7 @@ Layout layout_for(const std::vector<RooflineCeiling>& ceilings, const std::vecto
     if (k.measured_gops && *k.measured_gops > 0) y_low = std::min(y_low, *k.measured_gops / 2);
   }
   for (const auto& p : sweep) {
-    if (p.ops_per_byte <= 0 || p.gops <= 0) continue;
+    if (!chartable(p.ops_per_byte) || !chartable(p.gops)) continue;
     x_low = std::min(x_low, p.ops_per_byte / 1.5);
     x_high = std::max(x_high, p.ops_per_byte * 1.5);
     y_low = std::min(y_low, p.gops / 1.5);
@@ -252,7 +254,7 @@ std::vector<RooflineCeiling> roofline_ceilings(const DeviceProfile& device) {
   };
   for (const auto& [key, value] : device.extra_throughput) {
     const auto peak = peak_key(key);
-    if (!peak || !(value > 0) || !std::isfinite(value)) continue;
+    if (!peak || !chartable(value * peak->scale)) continue;
     ceilings.push_back({peak->kind, peak->name, value * peak->scale, peak->unit});
   }
   return ceilings;
@@ -260,6 +262,7 @@ std::vector<RooflineCeiling> roofline_ceilings(const DeviceProfile& device) {
 
 std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile) {
   const ProfilePrediction prediction = predict_profile(profile, {device});
+  require_finite_times(prediction);
   double total_ms = 0;
   for (const auto& p : prediction.kernels) total_ms += p.thesis.predicted_ms;
   std::vector<RooflineKernelPoint> points;
@@ -274,8 +277,11 @@ std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& dev
     k.predicted_ms = p.thesis.predicted_ms;
     k.time_share = total_ms > 0 ? p.thesis.predicted_ms / total_ms : 0;
     k.measured_ms = p.measured_ms;
-    if (p.measured_ms && *p.measured_ms > 0) k.measured_gops = p.parameters.W_comp / (*p.measured_ms * 1e6);
-    k.drawable = std::isfinite(k.O_krn) && k.O_krn > 0 && k.predicted_gops > 0;
+    if (p.measured_ms && *p.measured_ms > 0) {
+      const double measured_gops = p.parameters.W_comp / (*p.measured_ms * 1e6);
+      if (chartable(measured_gops)) k.measured_gops = measured_gops;
+    }
+    k.drawable = chartable(k.O_krn) && chartable(k.predicted_gops);
     points.push_back(std::move(k));
   }
   return points;
@@ -284,6 +290,10 @@ std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& dev
 GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* profile, const std::string& profile_label,
                             const ChartTarget& target) {
   const std::vector<RooflineCeiling> ceilings = roofline_ceilings(device);
+  for (const auto& c : ceilings)
+    if (!chartable(c.value))
+      throw InputError(fmt::format("roofline of {}: the {} peak {} {} is outside what the chart can draw ({:g} to {:g})",
+                                   device.name, c.name, c.value, c.unit, kChartMin, kChartMax));
   std::vector<RooflineKernelPoint> kernels;
   if (profile) kernels = roofline_kernel_points(device, *profile);
   const Layout layout = layout_for(ceilings, kernels, device.roofline_sweep, profile != nullptr);
@@ -294,8 +304,8 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
   chart.data_file_name = stem + ".dat";
   chart.script_file_name = stem + ".gp";
 
-  DataFile data(fmt::format("# Roofline of {}: the data of {}. Blocks are separated by two blank lines; "
-                            "\"?\" = unknown.\n",
+  DataFile data(fmt::format("Roofline of {}: the data of {}. Blocks are separated by two blank lines; "
+                            "\"?\" = unknown.",
                             device.name, chart.script_file_name));
   const std::string title =
       profile ? fmt::format("Roofline of {}: kernels of {}", gnuplot::shortened(device.name, 30),
@@ -327,7 +337,7 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
   // Measured mixbench curves, one block per precision.
   std::map<std::string, std::vector<const RooflinePoint*>> sweeps;
   for (const auto& p : device.roofline_sweep)
-    if (p.ops_per_byte > 0 && p.gops > 0) sweeps[p.precision].push_back(&p);
+    if (chartable(p.ops_per_byte) && chartable(p.gops)) sweeps[p.precision].push_back(&p);
   for (auto& [precision, points] : sweeps) {
     std::sort(points.begin(), points.end(), [](auto* a, auto* b) { return a->ops_per_byte < b->ops_per_byte; });
     std::string rows;

@@ -14,3 +14,26 @@ TEST_CASE("tables align columns for people and quote CSV for scripts") {
         "long, name  10.00\n");
   CHECK(roofcast::render_csv(table) == "name,value\na,1.00\n\"long, name\",10.00\n");
 }
+
+TEST_CASE("table cells reach the terminal and CSV as printable text") {
+  roofcast::Table table;
+  table.columns = {{"kernel", false}, {"error %"}};
+  table.add_row({"k\x1b[2J\nx", "-12.5"});
+  table.add_row({"=HYPERLINK(\"http://x\")", "+3.0"});
+  table.add_row({"@SUM(A1)", "-"});
+  table.add_row({"-cmd|' /C calc'!A0", "1e-05"});
+  CHECK(roofcast::render_text(table) ==
+        "kernel                  error %\n"
+        "-------------------------------\n"
+        "k\\x1b[2J\\x0ax             -12.5\n"
+        "=HYPERLINK(\"http://x\")     +3.0\n"
+        "@SUM(A1)                      -\n"
+        "-cmd|' /C calc'!A0        1e-05\n");
+  // Numbers and "-" stay as they are; text that a spreadsheet would run gets a leading apostrophe.
+  CHECK(roofcast::render_csv(table) ==
+        "kernel,error %\n"
+        "k\\x1b[2J\\x0ax,-12.5\n"
+        "\"'=HYPERLINK(\"\"http://x\"\")\",+3.0\n"
+        "'@SUM(A1),-\n"
+        "'-cmd|' /C calc'!A0,1e-05\n");
+}

@@ -5,7 +5,7 @@ roofcast_add_test(plots_tests
   LIBRARIES roofcast::plot_files roofcast::bundled_data fmt::fmt)
 
 roofcast_add_test(plot_command_tests
-  SOURCES plots/plot_command_test.cpp plots/xml_tree.cpp support/run_command.cpp
+  SOURCES plots/plot_command_test.cpp plots/hostile_names_test.cpp plots/xml_tree.cpp support/run_command.cpp
   LIBRARIES nlohmann_json::nlohmann_json)
 add_dependencies(plot_command_tests roofcast)
 

@@ -135,3 +135,33 @@ TEST_CASE("roofline chart formats follow the output extension") {
   CHECK_FALSE(chart_target_for("a.jpg"));
   CHECK_FALSE(chart_target_for("noextension"));
 }
+
+TEST_CASE("a device name never leaves its comment, string or data column in the script and data") {
+  DeviceProfile device = modern_device();
+  device.name = "GPU\nsystem('touch x')\r\n!touch y `touch z` \"q\" \\";
+  const GnuplotChart chart = roofline_chart(device, nullptr, "", *chart_target_for("hostile.svg"));
+  // The name is one comment line (its trailing backslash would continue it onto the next line).
+  CHECK(chart.script.starts_with("# Roofline of GPU\\x0asystem('touch x')\\x0d\\x0a!touch y `touch z` \"q\" \\x5c\n"));
+  // In the title it is one single-quoted string, where gnuplot gives meaning only to ''.
+  CHECK_THAT(chart.script, Catch::Contains("set title 'Roofline of GPU\\x0asystem(''touch x'')\\x0d\\x0a!touch y "
+                                           "`touch z` \"q\" \\' font"));
+  CHECK_THAT(chart.data, Catch::StartsWith("# Roofline of GPU\\x0asystem('touch x')"));
+  for (const std::string& text : {chart.script, chart.data}) {
+    CHECK_THAT(text, !Catch::Contains("\nsystem") && !Catch::Contains("\n!") && !Catch::Contains("\r"));
+  }
+}
+
+TEST_CASE("roofline: kernels beyond the chart's range are listed as not drawn, every number finite") {
+  const DeviceProfile device = bundled("GTX-660");
+  KernelProfile profile = *find_bundled_profile("thesis-redblack");
+  KernelRecord tiny = profile.kernels.front();
+  tiny.name = "tiny";
+  auto& counters = std::get<KernelCounters>(tiny.description).thesis;
+  counters.dram_read_transactions = 1e300;  // O_krn about 1e-292: no place on the axes
+  counters.dram_write_transactions = 0;
+  profile.kernels.push_back(tiny);
+  const GnuplotChart chart = roofline_chart(device, &profile, "p", *chart_target_for("r.svg"));
+  CHECK_THAT(chart.script, Catch::Contains("tiny") && Catch::Contains("(not drawn)"));
+  for (const std::string& text : {chart.script, chart.data})
+    CHECK_THAT(text, !Catch::Contains("inf") && !Catch::Contains("nan"));
+}

@@ -111,3 +111,13 @@ TEST_CASE("validation entries from a profile with measured times (the thesis' re
     CHECK(e.absolute_percentage_error() < 25);  // the thesis' own result for this kernel
   }
 }
+
+TEST_CASE("accuracy chart: a time beyond what a log axis can show is an error naming the kernel") {
+  auto entries = parse_validation_entries(kValidation, "v.json");
+  entries.back().measured_ms = 1e308;
+  const std::string kernel = entries.back().kernel, device = entries.back().device;
+  CHECK_THROWS_WITH(accuracy_chart(entries, "test file", *chart_target_for("accuracy.svg")),
+                    Catch::StartsWith("accuracy chart: kernel " + kernel + " on " + device + ": measured_ms 1e+308"));
+  entries.back().measured_ms = 1e-310;  // denormal
+  CHECK_THROWS_AS(accuracy_chart(entries, "test file", *chart_target_for("accuracy.svg")), InputError);
+}

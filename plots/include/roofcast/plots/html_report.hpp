@@ -38,7 +38,8 @@ std::string html_report(const ReportContent& content);
 // reference to one) prefixed with `id_prefix`, so that several charts on a page never clash.
 std::string inline_svg(std::string_view svg, std::string_view id_prefix, std::string_view label);
 
-// Text escaped for HTML element content and attribute values.
+// printable(text) (formats/printable_text.hpp) escaped for HTML element content and attribute
+// values: & < > " ' as character references. Every name on the page goes through it.
 std::string html_escaped(std::string_view text);
 
 }  // namespace roofcast

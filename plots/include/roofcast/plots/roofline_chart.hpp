@@ -42,7 +42,7 @@ struct RooflineKernelPoint {
   double time_share = 0;  // share of the profile's predicted time on this device, 0..1
   std::optional<double> measured_gops;
   std::optional<double> measured_ms;
-  bool drawable = true;  // false when O_krn is 0 or infinite (no place on log axes)
+  bool drawable = true;  // false when O_krn or the throughput is 0, infinite or beyond kChartMin..kChartMax
 };
 
 std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile);
