@@ -109,9 +109,10 @@ __global__ void link_slots_kernel(Pointer* base, const uint32_t* next, size_t sl
     base[i * kWords] = reinterpret_cast<Pointer>(base + next[i] * kWords);
 }
 
-// An atomic add whose old value is returned. Inline PTX on CUDA: nvcc turns atomicAdd with a
-// used result into a warp-aggregated sequence (shuffles and votes around the atomic) that
-// would be timed with it.
+// An atomic add whose old value is returned. ptxas turns an atomic add with a used result on a
+// warp-uniform address into a warp-aggregated sequence (VOTE, SHFL prefix sums around the
+// ATOM) that would be timed with it; the chain kernels therefore offset the words by
+// threadIdx.x (0 in their one-thread launch), which makes the address non-uniform to ptxas.
 __device__ __forceinline__ uint32_t atomic_add_global(uint32_t* word, uint32_t value) {
 #if ROOFCAST_BACKEND_CUDA
   uint32_t old;
@@ -133,26 +134,30 @@ __device__ __forceinline__ uint32_t atomic_add_shared(uint32_t* word, uint32_t v
 
 // Step s: x = atomicAdd(&words[(s % kAtomicWords) * stride], x). The words lie on different
 // lines (global: in different L2 slices), so the latency is an average over them.
-__global__ void global_atomic_chain_kernel(uint32_t* words, uint32_t* operand, int trips, BlockClock* clock) {
+__global__ void __launch_bounds__(1) global_atomic_chain_kernel(uint32_t* words, uint32_t* operand, int trips,
+                                                                   BlockClock* clock) {
   record_block_start(clock);
+  uint32_t* mine = words + threadIdx.x;
   uint32_t x = *operand;
   for (int trip = 0; trip < trips; ++trip)
 #pragma unroll
-    for (int s = 0; s < kStepsPerTrip; ++s) x = atomic_add_global(&words[(s % kAtomicWords) * kGlobalWordStride], x);
+    for (int s = 0; s < kStepsPerTrip; ++s) x = atomic_add_global(&mine[(s % kAtomicWords) * kGlobalWordStride], x);
   *operand = x;
   record_block_end(clock);
 }
 
 // The same on shared memory: `words` (kAtomicWords, global) are loaded and written back.
-__global__ void shared_atomic_chain_kernel(uint32_t* words, uint32_t* operand, int trips, BlockClock* clock) {
+__global__ void __launch_bounds__(1) shared_atomic_chain_kernel(uint32_t* words, uint32_t* operand, int trips,
+                                                                   BlockClock* clock) {
   __shared__ uint32_t shared_words[kAtomicWords * kSharedWordStride];
   for (int w = 0; w < kAtomicWords; ++w) shared_words[w * kSharedWordStride] = words[w];
   __syncthreads();
   record_block_start(clock);
+  uint32_t* mine = shared_words + threadIdx.x;
   uint32_t x = *operand;
   for (int trip = 0; trip < trips; ++trip)
 #pragma unroll
-    for (int s = 0; s < kStepsPerTrip; ++s) x = atomic_add_shared(&shared_words[(s % kAtomicWords) * kSharedWordStride], x);
+    for (int s = 0; s < kStepsPerTrip; ++s) x = atomic_add_shared(&mine[(s % kAtomicWords) * kSharedWordStride], x);
   *operand = x;
   for (int w = 0; w < kAtomicWords; ++w) words[w] = shared_words[w * kSharedWordStride];
   record_block_end(clock);
