@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "half_float.hpp"
 #include "latency.hpp"
@@ -20,41 +21,25 @@ namespace {
 constexpr int kLanes = 32;
 constexpr int kIndependentChains = 16;
 
-__device__ __forceinline__ float approximate_rsqrt(float x) {
-#if ROOFCAST_BACKEND_CUDA
-  float y;
-  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-#else
-  return __frsqrt_rn(x);
-#endif
-}
-
 // One instruction class: its value type, the dependent step, where lane l starts, and a check
 // of lane l's result against a host replica after `steps` steps.
-struct Ffma {
-  using Value = float;
-  float a = 0.9999f, b = 0.0001f;
-  __host__ __device__ static float initial(int lane) { return 0.5f + lane / 64.0f; }
-  __device__ float step(float x) const { return fmaf(x, a, b); }
-  std::string check(float got, int lane, long long steps) const {
-    float x = initial(lane);
+template <typename T>
+struct FusedMultiplyAdd {  // FFMA (float), DFMA (double)
+  using Value = T;
+  T a, b;
+  __host__ __device__ static T initial(int lane) { return T(0.5) + lane / T(64); }
+  __device__ T step(T x) const {
+    if constexpr (std::is_same_v<T, float>) return fmaf(x, a, b);
+    else return fma(x, a, b);
+  }
+  std::string check(T got, int lane, long long steps) const {
+    T x = initial(lane);
     for (long long s = 0; s < steps; ++s) x = std::fma(x, a, b);
     return got == x ? "" : fmt::format("lane {}: got {}, expected {}", lane, got, x);
   }
 };
-
-struct Dfma {
-  using Value = double;
-  double a = 0.9999999, b = 0.0000001;
-  __host__ __device__ static double initial(int lane) { return 0.5 + lane / 64.0; }
-  __device__ double step(double x) const { return fma(x, a, b); }
-  std::string check(double got, int lane, long long steps) const {
-    double x = initial(lane);
-    for (long long s = 0; s < steps; ++s) x = std::fma(x, a, b);
-    return got == x ? "" : fmt::format("lane {}: got {}, expected {}", lane, got, x);
-  }
-};
+using Ffma = FusedMultiplyAdd<float>;
+using Dfma = FusedMultiplyAdd<double>;
 
 struct Imad {
   using Value = uint32_t;
@@ -173,8 +158,7 @@ Measurement measure_dependent(const Context& context, const Op& op, const std::s
   return measure_chain(context, chain);
 }
 
-Measurement measure_issue_interval(const Context& context) {
-  const Ffma op;
+Measurement measure_issue_interval(const Context& context, const Ffma& op) {
   DeviceBuffer<float> out(kLanes);
   out.poison();
   Chain chain;
@@ -208,12 +192,13 @@ std::vector<Measurement> characterize_arithmetic_latency(const Context& context)
   const uint32_t a = float_to_half_bits(0.99), b = float_to_half_bits(0.01);
   hfma2.a_bits = a | (a << 16);
   hfma2.b_bits = b | (b << 16);
-  return {measure_dependent(context, Ffma{}, "ffma", "FFMA", "FFMA x, x, a, b"),
-          measure_dependent(context, Dfma{}, "dfma", "DFMA", "DFMA x, x, a, b"),
+  const Ffma ffma{0.9999f, 0.0001f};  // slow contraction towards 1: values keep changing
+  return {measure_dependent(context, ffma, "ffma", "FFMA", "FFMA x, x, a, b"),
+          measure_dependent(context, Dfma{0.9999999, 0.0000001}, "dfma", "DFMA", "DFMA x, x, a, b"),
           measure_dependent(context, Imad{}, "imad", "IMAD", "IMAD x, x, a, b"),
           measure_dependent(context, hfma2, "hfma2", "HFMA2", "HFMA2 x, x, a, b"),
           measure_dependent(context, Mufu{}, "mufu", "MUFU.RSQ", "MUFU.RSQ x, x (rsqrt.approx.ftz.f32)"),
-          measure_issue_interval(context)};
+          measure_issue_interval(context, ffma)};
 }
 
 }  // namespace roofcast::gpu

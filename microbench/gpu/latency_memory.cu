@@ -132,17 +132,24 @@ __device__ __forceinline__ uint32_t atomic_add_shared(uint32_t* word, uint32_t v
 #endif
 }
 
-// Step s: x = atomicAdd(&words[(s % kAtomicWords) * stride], x). The words lie on different
-// lines (global: in different L2 slices), so the latency is an average over them.
+// Step s: x = atomicAdd(&words[(s % kAtomicWords) * kStride], x), trips x kStepsPerTrip steps.
+// The words lie on different lines (global: in different L2 slices), so the latency is an
+// average over them.
+template <bool kShared, int kStride>
+__device__ __forceinline__ uint32_t atomic_chain(uint32_t* words, uint32_t x, int trips) {
+  for (int trip = 0; trip < trips; ++trip)
+#pragma unroll
+    for (int s = 0; s < kStepsPerTrip; ++s) {
+      uint32_t* word = &words[(s % kAtomicWords) * kStride];
+      x = kShared ? atomic_add_shared(word, x) : atomic_add_global(word, x);
+    }
+  return x;
+}
+
 __global__ void __launch_bounds__(1) global_atomic_chain_kernel(uint32_t* words, uint32_t* operand, int trips,
                                                                    BlockClock* clock) {
   record_block_start(clock);
-  uint32_t* mine = words + threadIdx.x;
-  uint32_t x = *operand;
-  for (int trip = 0; trip < trips; ++trip)
-#pragma unroll
-    for (int s = 0; s < kStepsPerTrip; ++s) x = atomic_add_global(&mine[(s % kAtomicWords) * kGlobalWordStride], x);
-  *operand = x;
+  *operand = atomic_chain<false, kGlobalWordStride>(words + threadIdx.x, *operand, trips);
   record_block_end(clock);
 }
 
@@ -153,12 +160,7 @@ __global__ void __launch_bounds__(1) shared_atomic_chain_kernel(uint32_t* words,
   for (int w = 0; w < kAtomicWords; ++w) shared_words[w * kSharedWordStride] = words[w];
   __syncthreads();
   record_block_start(clock);
-  uint32_t* mine = shared_words + threadIdx.x;
-  uint32_t x = *operand;
-  for (int trip = 0; trip < trips; ++trip)
-#pragma unroll
-    for (int s = 0; s < kStepsPerTrip; ++s) x = atomic_add_shared(&mine[(s % kAtomicWords) * kSharedWordStride], x);
-  *operand = x;
+  *operand = atomic_chain<true, kSharedWordStride>(shared_words + threadIdx.x, *operand, trips);
   for (int w = 0; w < kAtomicWords; ++w) words[w] = shared_words[w * kSharedWordStride];
   record_block_end(clock);
 }
