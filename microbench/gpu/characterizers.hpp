@@ -32,6 +32,11 @@ std::vector<Measurement> characterize_caches(const Context& context);
 std::vector<Measurement> characterize_dram(const Context& context);
 // DRAM latency as streaming kernels see it (Little's law), for the pipes model.
 std::vector<Measurement> characterize_memory_parallelism(const Context& context);
+// Dependent-issue latency of FFMA, DFMA, IMAD, HFMA2 and MUFU, and one warp's issue interval.
+std::vector<Measurement> characterize_arithmetic_latency(const Context& context);
+// Unloaded latencies of shared-memory, L1-hit, L2-hit and DRAM loads and of global and shared
+// atomics, one thread.
+std::vector<Measurement> characterize_memory_latency(const Context& context);
 // Empty-kernel launch rate, the time of one tiny kernel and the kernel floor in a graph.
 std::vector<Measurement> characterize_launch(const Context& context);
 // Rates measured earlier, used to size each sweep point's launch to about target_ms.

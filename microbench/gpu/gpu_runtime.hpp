@@ -192,6 +192,17 @@ __device__ __forceinline__ uint4 load_prefetch_l2(const uint4* p) {
   return load_bypass_l1(p);
 #endif
 }
+// 1 / sqrt(x) on the special-function unit (MUFU.RSQ); HIP: the runtime's rsqrt.
+__device__ __forceinline__ float approximate_rsqrt(float x) {
+#if ROOFCAST_BACKEND_CUDA
+  float y;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+#else
+  return __frsqrt_rn(x);
+#endif
+}
+
 template <typename T>
 __device__ __forceinline__ T load_cached_l1(const T* p) {
 #if ROOFCAST_BACKEND_HIP

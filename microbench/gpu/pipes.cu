@@ -49,16 +49,6 @@ __host__ __device__ __forceinline__ uint32_t xor_or(uint32_t a, uint32_t b, uint
 #endif
 }
 
-__device__ __forceinline__ float fast_rsqrt(float x) {
-#if ROOFCAST_BACKEND_CUDA
-  float y;
-  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-#else
-  return __frsqrt_rn(x);
-#endif
-}
-
 __device__ __forceinline__ __half2 half2_from_bits(uint32_t bits) {
   __half2 h;
   memcpy(&h, &bits, sizeof h);
@@ -189,7 +179,7 @@ struct XuPipe {  // MUFU.RSQ: x -> 1/sqrt(x) converges to 1 from any positive st
 #pragma unroll
       for (int s = 0; s < kStepsPerTrip; ++s)
 #pragma unroll
-        for (int c = 0; c < kChains; ++c) x[c] = fast_rsqrt(x[c]);
+        for (int c = 0; c < kChains; ++c) x[c] = approximate_rsqrt(x[c]);
     float sum = 0;
     for (int c = 0; c < kChains; ++c) sum += x[c];
     uint32_t bits;

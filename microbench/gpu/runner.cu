@@ -50,10 +50,11 @@ microbench::Measurement measure(const Workload& workload, const RunPolicy& polic
   m.work_per_launch = workload.work_per_launch;
   m.verified = static_cast<bool>(workload.verify);
   m.details = workload.details;
-  if (workload.unit == "us") {
-    std::vector<double> per_launch_us;
-    for (const double t : times) per_launch_us.push_back(t * 1e3 / workload.work_per_launch);
-    m.value = microbench::summarize(per_launch_us);
+  if (workload.unit == "us" || workload.unit == "ns") {  // time per unit of work
+    const double per_ms = workload.unit == "us" ? 1e3 : 1e6;
+    std::vector<double> per_work;
+    for (const double t : times) per_work.push_back(t * per_ms / workload.work_per_launch);
+    m.value = microbench::summarize(per_work);
   } else {
     // work per millisecond / 1e6 = giga-units per second
     m.value = microbench::rates_from_times(times, workload.work_per_launch, 1e6);

@@ -49,8 +49,8 @@ struct RunPolicy {
 struct Workload {
   std::string key;    // device-profile key, e.g. "fp32_gflops"
   std::string label;  // "FP32 FMA"
-  std::string unit;   // "GFLOP/s", "GIOP/s", "G/s", "GB/s": work / time; "us": time / work
-  double work_per_launch = 0;  // operations or bytes (for "us": launches per timed region)
+  std::string unit;   // "GFLOP/s", "GIOP/s", "G/s", "GB/s": work / time; "us", "ns": time / work
+  double work_per_launch = 0;  // operations or bytes (for "us", "ns": what the time is divided by)
   std::function<void()> launch;
   // Checks the outputs of the last launch; returns "" when right, else what is wrong.
   std::function<std::string()> verify;

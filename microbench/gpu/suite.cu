@@ -65,7 +65,7 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
 #else
   constexpr int kWgmmaSteps = 0;
 #endif
-  const int total_steps = 11 + kWgmmaSteps + sweep_points;
+  const int total_steps = 13 + kWgmmaSteps + sweep_points;
   int done = 0;
   auto step = [&](const std::string& name) { progress(done++, total_steps, name); };
   // One failing characterizer does not lose the others' results: it is recorded and reported.
@@ -92,6 +92,8 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   run_group("L1 and L2", [&] { return characterize_caches(context); });
   run_group("DRAM", [&] { return characterize_dram(context); });
   run_group("DRAM latency", [&] { return characterize_memory_parallelism(context); });
+  run_group("arithmetic latency", [&] { return characterize_arithmetic_latency(context); });
+  run_group("memory latency", [&] { return characterize_memory_latency(context); });
   run_group("launch overhead", [&] { return characterize_launch(context); });
   step("host-device copies");
   try {

@@ -28,6 +28,21 @@ def main(path):
     print(f"bench DRAM read/write/copy|{gbps('dram_read_gbps')} / {gbps('dram_write_gbps')} / "
           f"{gbps('dram_copy_gbps')} GB/s vs memcpy D2D {memcpy:.0f} GB/s"
           f"{' (below memcpy: ' + ', '.join(below) + ')' if below else ''}")
+    if "dram_elementwise_add_gbps" in throughput:
+        add = throughput["dram_elementwise_add_gbps"]
+        short = [k for k in ("dram_read_gbps", "dram_write_gbps", "dram_copy_gbps") if throughput.get(k, 0) < add]
+        print(f"bench DRAM elementwise add|{add:.0f} GB/s read + written"
+              f"{' (above ' + ', '.join(short) + ')' if short else ' (read, write, copy all at least this)'}")
+    latencies = [(label, key) for label, key in (
+        ("FFMA", "latency_ffma_ns"), ("DFMA", "latency_dfma_ns"), ("IMAD", "latency_imad_ns"),
+        ("HFMA2", "latency_hfma2_ns"), ("MUFU", "latency_mufu_ns"), ("issue", "warp_issue_interval_ns"),
+        ("LDS", "latency_shared_load_ns"), ("L1", "latency_l1_hit_ns"), ("L2", "latency_l2_hit_ns"),
+        ("DRAM", "latency_dram_ns"), ("atomic global", "latency_atomic_global_ns"),
+        ("atomic shared", "latency_atomic_shared_ns")) if key in profile.get("measurements", {})]
+    if latencies:
+        measurements = profile["measurements"]
+        print("bench latencies (cycles)|" + ", ".join(
+            f"{label} {measurements[key].get('cycles', float('nan')):.1f}" for label, key in latencies))
     sweep = profile.get("roofline_sweep", [])
     dips, last = [], {}
     for point in sweep:

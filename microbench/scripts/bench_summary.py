@@ -20,8 +20,16 @@ ROWS = [
     ("atomic_global_gops", "global atomics, G/s"), ("atomic_shared_gops", "shared atomics, G/s"),
     ("l1_gbps", "L1 read, GB/s"), ("l2_gbps", "L2 read, GB/s"), ("dram_read_gbps", "DRAM read, GB/s"),
     ("dram_write_gbps", "DRAM write, GB/s"), ("dram_copy_gbps", "DRAM copy, GB/s"),
+    ("dram_elementwise_add_gbps", "DRAM elementwise add (float4), GB/s"),
     ("memcpy_d2d_gbps", "cudaMemcpy D2D, GB/s"), ("dram_gbps", "B_mem, GB/s"),
-    ("dram_latency_ns", "DRAM latency under streaming, ns"), ("kernel_floor_us", "kernel floor, us"),
+    ("dram_latency_ns", "DRAM latency under streaming, ns"),
+    ("latency_ffma_ns", "FFMA latency, ns"), ("latency_dfma_ns", "DFMA latency, ns"),
+    ("latency_imad_ns", "IMAD latency, ns"), ("latency_hfma2_ns", "HFMA2 latency, ns"),
+    ("latency_mufu_ns", "MUFU latency, ns"), ("warp_issue_interval_ns", "one warp's issue interval, ns"),
+    ("latency_shared_load_ns", "shared load latency, ns"), ("latency_l1_hit_ns", "L1-hit latency, ns"),
+    ("latency_l2_hit_ns", "L2-hit latency, ns"), ("latency_dram_ns", "DRAM latency (unloaded), ns"),
+    ("latency_atomic_global_ns", "global atomic latency, ns"), ("latency_atomic_shared_ns", "shared atomic latency, ns"),
+    ("kernel_floor_us", "kernel floor, us"),
     ("launch_overhead_us", "launch overhead, us"),
 ]
 

@@ -38,6 +38,11 @@ CopyTimeFit fit_of(const TransferSweep& sweep) {
 
 }  // namespace
 
+std::optional<double> latency_cycles(const Measurement& m) {
+  if (m.unit != "ns" || m.sm_clock_mhz <= 0) return std::nullopt;
+  return m.value.median * m.sm_clock_mhz / 1e3;
+}
+
 DeviceProfile make_device_profile(const SuiteResult& result, const std::string& name) {
   DeviceProfile profile;
   profile.name = name;
@@ -160,6 +165,7 @@ json device_profile_json(const SuiteResult& result, const Provenance& provenance
                   {"verified", m.verified},
                   {"details", m.details}};
     if (m.sm_clock_mhz > 0) entry["sm_clock_mhz"] = m.sm_clock_mhz;
+    if (const auto cycles = latency_cycles(m)) entry["cycles"] = *cycles;
     measurements[m.key] = entry;
   }
   document["theoretical"] = theoretical;
@@ -208,7 +214,8 @@ std::string measurements_csv(const SuiteResult& result) {
 
 std::vector<SummaryRow> summary_rows(const SuiteResult& result) {
   std::vector<SummaryRow> rows;
-  for (const auto& m : result.measurements) rows.push_back({m.label, m.unit, m.value.median, m.theoretical});
+  for (const auto& m : result.measurements)
+    rows.push_back({m.label, m.unit, m.value.median, m.theoretical, latency_cycles(m)});
   if (result.find("dram_read_gbps") && result.find("dram_write_gbps") && result.find("dram_copy_gbps")) {
     const DeviceProfile profile = make_device_profile(result, "summary");
     const Measurement* read = result.find("dram_read_gbps");
@@ -267,7 +274,7 @@ std::string markdown_report(const SuiteResult& result, const Provenance& provena
   md += "| quantity | unit | measured (median) | min | max | theoretical | % | SM MHz | verified | configuration |\n";
   md += "|---|---|---:|---:|---:|---:|---:|---:|---|---|\n";
   for (const auto& m : result.measurements) {
-    const bool latency = m.unit == "us";
+    const bool latency = m.unit == "us" || m.unit == "ns";
     md += fmt::format("| {} | {} | {:.2f} | {:.2f} | {:.2f} | {} | {} | {} | {} | {} |\n", m.label, m.unit,
                       m.value.median, m.value.min, m.value.max,
                       m.theoretical ? fmt::format("{:.2f}", *m.theoretical) : "",

@@ -75,10 +75,11 @@ std::string format_value(double value) {
 
 void print_summary(const SuiteResult& result, const Provenance& provenance, const Options& options) {
   Table table;
-  table.columns = {{"quantity", false}, {"unit", false}, {"measured"}, {"theoretical"}, {"%"}};
+  table.columns = {{"quantity", false}, {"unit", false}, {"measured"}, {"cycles"}, {"theoretical"}, {"%"}};
   for (const auto& row : summary_rows(result)) {
-    const bool latency = row.unit == "us";
+    const bool latency = row.unit == "us" || row.unit == "ns";
     table.add_row({row.label, row.unit, format_value(row.measured),
+                   row.cycles ? fmt::format("{:.1f}", *row.cycles) : "-",
                    row.theoretical ? format_value(*row.theoretical) : "-",
                    row.percent() && !latency ? fmt::format("{:.1f}", *row.percent()) : "-"});
   }

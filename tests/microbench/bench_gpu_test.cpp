@@ -91,6 +91,37 @@ TEST_CASE("roofcast bench --quick characterizes this GPU") {
     CHECK(fraction.at(key).get<double>() > 0.5);
     CHECK(fraction.at(key).get<double>() < 1.0);
   }
+  // Issue #13: the elementwise add is measured beside them (the yardstick on MPS partitions).
+  REQUIRE(measurements.contains("dram_elementwise_add_gbps"));
+  CHECK(fraction.at("dram_elementwise_add_gbps").get<double>() > 0.5);
+
+  // Issue #13's latencies, in ns with their cycles at the kernel's clock, in a sane order.
+  auto latency = [&](const char* key) {
+    INFO(key);
+    REQUIRE(measurements.contains(key));
+    REQUIRE(profile.extra_throughput.count(key) == 1);
+    CHECK(measurements.at(key).at("unit") == "ns");
+    return measurements.at(key).at("cycles").get<double>();
+  };
+  const double ffma = latency("latency_ffma_ns"), dfma = latency("latency_dfma_ns"), imad = latency("latency_imad_ns"),
+               hfma2 = latency("latency_hfma2_ns"), mufu = latency("latency_mufu_ns"),
+               issue = latency("warp_issue_interval_ns"), shared_load = latency("latency_shared_load_ns"),
+               l1 = latency("latency_l1_hit_ns"), l2 = latency("latency_l2_hit_ns"), dram = latency("latency_dram_ns"),
+               atomic_global = latency("latency_atomic_global_ns"), atomic_shared = latency("latency_atomic_shared_ns");
+  INFO("cycles: FFMA " << ffma << ", DFMA " << dfma << ", IMAD " << imad << ", HFMA2 " << hfma2 << ", MUFU " << mufu
+                       << ", issue " << issue << ", LDS " << shared_load << ", L1 " << l1 << ", L2 " << l2 << ", DRAM "
+                       << dram << ", atomic global " << atomic_global << ", shared " << atomic_shared);
+  for (const double arithmetic : {ffma, dfma, imad, hfma2, mufu}) {
+    CHECK(arithmetic >= 2);
+    CHECK(arithmetic < 64);
+  }
+  CHECK(issue >= 0.9);
+  CHECK(issue < ffma);
+  CHECK(shared_load > ffma);
+  CHECK(l1 < l2);
+  CHECK(l2 < dram);
+  CHECK(atomic_shared < atomic_global);
+
   CHECK(json.at("clocks").at("sm_clock_mhz_in_kernel").get<double>() > 100);
   CHECK(json.at("device").at("sm_count_observed").get<int>() > 0);
   CHECK(json.at("provenance").at("wall_seconds").get<double>() < 60);

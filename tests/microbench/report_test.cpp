@@ -94,6 +94,33 @@ TEST_CASE("the device profile holds the thesis' six throughputs, B_mem as the me
   CHECK(profile.sm_count == 132);
 }
 
+TEST_CASE("latencies go into the profile in ns, with their cycles at the kernel's clock beside them") {
+  auto r = h100_like();
+  Measurement ffma = make("latency_ffma_ns", "ns", 2.0);
+  ffma.sm_clock_mhz = 1980;
+  r.measurements.push_back(ffma);
+  r.measurements.push_back(make("latency_dram_ns", "ns", 350));  // no clock measured: no cycles
+  const auto profile = make_device_profile(r, "H100-SXM");
+  CHECK(profile.extra_throughput.at("latency_ffma_ns") == 2.0);
+  CHECK(profile.extra_throughput.at("latency_dram_ns") == 350);
+
+  const auto json = device_profile_json(r, {"H100-SXM", "roofcast bench", "2026-11-24T19:00:00Z", "0.1"});
+  CHECK(json.at("throughput").at("latency_ffma_ns").get<double>() == 2.0);
+  CHECK(json.at("measurements").at("latency_ffma_ns").at("cycles").get<double>() == Approx(3.96));
+  CHECK_FALSE(json.at("measurements").at("latency_dram_ns").contains("cycles"));
+  CHECK_FALSE(json.at("measurements").at("dram_read_gbps").contains("cycles"));
+  CHECK(roofcast::parse_device_profile(json.dump(), "written.json").extra_throughput.at("latency_ffma_ns") == 2.0);
+
+  const auto rows = summary_rows(r);
+  const auto row = std::find_if(rows.begin(), rows.end(), [](const SummaryRow& x) { return x.label == "latency_ffma_ns"; });
+  REQUIRE(row != rows.end());
+  REQUIRE(row->cycles);
+  CHECK(*row->cycles == Approx(3.96));
+  CHECK_FALSE(rows.front().cycles);  // fp32_gflops: a rate, no cycles
+  const std::string md = markdown_report(r, {"H100-SXM", "roofcast bench", "2026-11-24T19:00:00Z", "0.1"});
+  CHECK(md.find("| latency_ffma_ns | ns | 2.00 |") != std::string::npos);
+}
+
 TEST_CASE("a profile missing a thesis measurement is refused, naming it") {
   auto r = h100_like();
   r.measurements.erase(r.measurements.begin() + 3);

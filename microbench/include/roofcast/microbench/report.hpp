@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,12 +30,17 @@ nlohmann::json device_profile_json(const SuiteResult& result, const Provenance& 
 // Long format, one row per measured point: the peaks, every sweep point, every copy size.
 std::string measurements_csv(const SuiteResult& result);
 
+// A latency's SM cycles (unit "ns" at the clock measured in its kernel); none for other units
+// or when no clock was measured.
+std::optional<double> latency_cycles(const Measurement& m);
+
 // Rows of the people-facing summary: quantity, measured, theoretical, percent.
 struct SummaryRow {
   std::string label;
   std::string unit;
   double measured = 0;
   std::optional<double> theoretical;
+  std::optional<double> cycles;  // latencies: at the clock measured in the kernel
   std::optional<double> percent() const {
     if (!theoretical || *theoretical <= 0) return std::nullopt;
     return 100.0 * measured / *theoretical;
