@@ -83,6 +83,13 @@ TEST_CASE("pipes model: DRAM bandwidth follows the kernel's read/write mix") {
   CHECK(dram_gbps_for_read_share(rates, 0.75) == Approx(3500));
   CHECK(dram_gbps_for_read_share(rates, 0.5) == Approx(3000));
   CHECK(dram_gbps_for_read_share(rates, 0.0) == Approx(2000));
+  // A measured elementwise add (2/3 read) bends the line: on a small partition mixes move the most.
+  DeviceRates with_add = rates;
+  with_add.dram_elementwise_add_gbps = 4600;
+  CHECK(dram_gbps_for_read_share(with_add, 2.0 / 3.0) == Approx(4600));
+  CHECK(dram_gbps_for_read_share(with_add, 0.5) == Approx(3000));
+  CHECK(dram_gbps_for_read_share(with_add, 5.0 / 6.0) == Approx(4300));
+  CHECK(dram_gbps_for_read_share(with_add, 1.0) == Approx(4000));
 
   // 4e9 bytes read only (125e6 sectors) at 4000 GB/s = 1 ms; with the term off, B_mem 3000 GB/s.
   const auto k = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1}}, 125e6, 0);

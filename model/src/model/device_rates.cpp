@@ -1,7 +1,9 @@
 #include "roofcast/model/device_rates.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
+#include <vector>
 
 namespace roofcast {
 
@@ -27,13 +29,14 @@ void set_pipe_rate(const DeviceProfile& device, DeviceRates& rates, const std::s
 }
 
 // Rates taken as measured (0 when the profile lacks them): the member and its throughput key.
-constexpr std::array<std::pair<double DeviceRates::*, const char*>, 20> kMeasuredRates{{
+constexpr std::array<std::pair<double DeviceRates::*, const char*>, 21> kMeasuredRates{{
     {&DeviceRates::global_atomics_gops, "atomic_global_gops"},
     {&DeviceRates::global_atomics_same_address_gops, "atomic_global_same_address_gops"},
     {&DeviceRates::shared_atomics_gops, "atomic_shared_gops"},
     {&DeviceRates::dram_read_gbps, "dram_read_gbps"},
     {&DeviceRates::dram_write_gbps, "dram_write_gbps"},
     {&DeviceRates::dram_copy_gbps, "dram_copy_gbps"},
+    {&DeviceRates::dram_elementwise_add_gbps, "dram_elementwise_add_gbps"},
     {&DeviceRates::l2_gbps, "l2_gbps"},
     {&DeviceRates::l1_gbps, "l1_gbps"},
     {&DeviceRates::kernel_floor_us, "kernel_floor_us"},
@@ -96,12 +99,17 @@ DeviceRates device_rates_of(const DeviceProfile& device) {
 
 double dram_gbps_for_read_share(const DeviceRates& rates, double read_share) {
   if (rates.dram_read_gbps <= 0 || rates.dram_write_gbps <= 0 || rates.dram_copy_gbps <= 0) return rates.dram_mean_gbps;
-  if (read_share <= 0.5) {
-    const double w = read_share / 0.5;
-    return rates.dram_write_gbps + w * (rates.dram_copy_gbps - rates.dram_write_gbps);
+  std::vector<std::pair<double, double>> mixes{{0.0, rates.dram_write_gbps}, {0.5, rates.dram_copy_gbps}};
+  if (rates.dram_elementwise_add_gbps > 0) mixes.emplace_back(2.0 / 3.0, rates.dram_elementwise_add_gbps);
+  mixes.emplace_back(1.0, rates.dram_read_gbps);
+  read_share = std::clamp(read_share, 0.0, 1.0);
+  for (size_t i = 1; i < mixes.size(); ++i) {
+    const auto [low_share, low_gbps] = mixes[i - 1];
+    const auto [high_share, high_gbps] = mixes[i];
+    if (read_share <= high_share)
+      return low_gbps + (read_share - low_share) / (high_share - low_share) * (high_gbps - low_gbps);
   }
-  const double w = (read_share - 0.5) / 0.5;
-  return rates.dram_copy_gbps + w * (rates.dram_read_gbps - rates.dram_copy_gbps);
+  return rates.dram_read_gbps;
 }
 
 }  // namespace roofcast

@@ -23,6 +23,7 @@ struct DeviceRates {
   double global_atomics_same_address_gops = 0;
   double shared_atomics_gops = 0;
   double dram_read_gbps = 0, dram_write_gbps = 0, dram_copy_gbps = 0;
+  double dram_elementwise_add_gbps = 0;         // c = a + b: two thirds of the bytes read; 0 when not measured
   double dram_mean_gbps = 0;                    // B_mem: mean of the three
   double l2_gbps = 0;
   double l1_gbps = 0;
@@ -43,8 +44,10 @@ struct DeviceRates {
 
 DeviceRates device_rates_of(const DeviceProfile& device);
 
-// Sustained DRAM bandwidth for a traffic mix with this share of bytes read (0..1): read-only,
-// copy (half read) and write-only bandwidths, linearly between them; B_mem when they are unknown.
+// Sustained DRAM bandwidth for a traffic mix with this share of bytes read (0..1), linearly
+// between the measured mixes: write-only (0), copy (1/2), elementwise add (2/3, when measured)
+// and read-only (1); B_mem when the first three are unknown. On a small MPS partition a mix of
+// reads and writes moves more than either alone, so the add's point matters there.
 double dram_gbps_for_read_share(const DeviceRates& rates, double read_share);
 
 }  // namespace roofcast
