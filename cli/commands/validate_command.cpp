@@ -174,6 +174,8 @@ void run_validate(const ValidateOptions& options) {
   }
 
   const ValidationContext context{command_line(options), utc_now(), joined.skipped, joined.notes};
+  // Both files are written, then both renamed into place: a failure on either changes neither.
+  OutputFiles outputs;
   if (!options.output.empty()) {
     nlohmann::json document = to_json(report);
     document["generated"] = context.generated_utc;
@@ -181,14 +183,17 @@ void run_validate(const ValidateOptions& options) {
     document["skipped"] = context.skipped;
     document["notes"] = context.notes;
     if (options.ablation) document["ablation"] = ablation_json(ablation);
-    write_file_atomically(options.output, document.dump(2) + "\n");
+    outputs.add(options.output, document.dump(2) + "\n");
   }
   if (!options.markdown.empty())
-    write_file_atomically(options.markdown,
-                          validation_markdown(report, context) + (options.ablation ? ablation_markdown(ablation) : ""));
+    outputs.add(options.markdown,
+                validation_markdown(report, context) + (options.ablation ? ablation_markdown(ablation) : ""));
+  outputs.commit();
 
-  std::cout << validation_table_text(report);
-  if (options.ablation) std::cout << ablation_table_text(ablation);
+  // With a file on standard output (-), the table goes to stderr.
+  std::ostream& table = options.output == "-" || options.markdown == "-" ? std::cerr : std::cout;
+  table << validation_table_text(report);
+  if (options.ablation) table << ablation_table_text(ablation);
   for (const auto& s : joined.skipped) std::cerr << "roofcast: note: not measured, left out: " << s << "\n";
   for (const auto& n : joined.notes) std::cerr << "roofcast: note: " << n << "\n";
 }
