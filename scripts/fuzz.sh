@@ -81,6 +81,10 @@ for target in "${targets[@]}"; do
   fi
   elapsed=$((SECONDS - started))
   count=$(find "$findings" -type f | wc -l)
+  # Small inputs are printed too, so that a CI log alone reproduces the finding.
+  find "$findings" -type f -size -4k | while read -r input; do
+    echo "fuzz: $target: input $(basename "$input") (base64): $(base64 -w0 "$input")"
+  done
   # A run that failed without saving its input still counts as one finding.
   if ((count == 0)) && grep -qE "^==[0-9]+==ERROR|FUZZ FINDING|runtime error:" "$log"; then count=1; fi
   total_findings=$((total_findings + count))
