@@ -219,8 +219,9 @@ void add_validate_command(CLI::App& app) {
                       "--device or bundled device the profiles name)");
   command->add_flag("--allow-missing", options->allow_missing,
                     "Leave out (kernel, device) pairs with no measured time instead of failing");
-  command->add_option("--output", options->output, "Write the validation JSON (roofcast-validation) to this file");
-  command->add_option("--markdown", options->markdown, "Write a markdown report to this file");
+  command->add_option("--output", options->output,
+                      "Write the validation JSON (roofcast-validation) to this file (-: standard output)");
+  command->add_option("--markdown", options->markdown, "Write a markdown report to this file (-: standard output)");
   command->add_option("--model", options->model, "Prediction model: thesis, or pipes (the multi-pipeline model)")
       ->check(CLI::IsMember({"thesis", "pipes"}));
   command->add_flag("--ablation", options->ablation,
