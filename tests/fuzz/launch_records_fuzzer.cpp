@@ -14,14 +14,26 @@
 
 namespace {
 
-// This process' records folder, holding one records file.
+// This process' records folder, holding one records file; removed when the fuzzer exits.
+class RecordsFolder {
+ public:
+  RecordsFolder()
+      : path_(std::filesystem::temp_directory_path() / ("roofcast-fuzz-records-" + std::to_string(::getpid()))) {
+    std::filesystem::create_directories(path_);
+  }
+  ~RecordsFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 const std::filesystem::path& records_folder() {
-  static const std::filesystem::path folder = [] {
-    auto path = std::filesystem::temp_directory_path() / ("roofcast-fuzz-records-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(path);
-    return path;
-  }();
-  return folder;
+  static const RecordsFolder folder;
+  return folder.path();
 }
 
 }  // namespace
