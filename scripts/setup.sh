@@ -3,7 +3,9 @@
 # Usage: scripts/setup.sh [--with-hip] [--with-browser]
 set -euo pipefail
 
-packages=(cmake ninja-build g++ catch2 libfmt-dev libeigen3-dev nlohmann-json3-dev libcli11-dev gnuplot-nox)
+# clang and libclang-rt-dev: the fuzz targets (scripts/fuzz.sh, run by scripts/test.sh).
+packages=(cmake ninja-build g++ catch2 libfmt-dev libeigen3-dev nlohmann-json3-dev libcli11-dev gnuplot-nox
+          clang libclang-rt-dev)
 for argument in "$@"; do
   case "$argument" in
     --with-hip) packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;

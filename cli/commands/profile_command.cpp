@@ -196,6 +196,7 @@ void run_profile(const ProfileOptions& options) {
   const std::string library = companion(protocol::kInjectionLibraryName);
   const std::string output =
       !options.output.empty() ? options.output : options.timing_only ? "roofcast-measured.json" : "roofcast-profile.json";
+  check_replaceable(output);  // before the application runs, not after
   RecordsFolder folder(options.records_dir);
   const fs::path timing_folder = fs::path(folder.path()) / "timing";
   const fs::path counter_folder = fs::path(folder.path()) / "counters";

@@ -53,13 +53,14 @@ std::vector<const KernelRecord*> heaviest_kernels(const KernelProfile& profile, 
 
 // Draws `chart` into `folder` as SVG and returns it for the page; when gnuplot is missing,
 // the chart's data and script are still written and `missing` keeps the message.
+// The chart's files become outputs of the report in `outputs`.
 ReportChart draw_for_report(const GnuplotChart& chart, const std::filesystem::path& folder, std::string title,
-                            std::string caption, std::optional<GnuplotMissing>& missing) {
+                            std::string caption, std::optional<GnuplotMissing>& missing, OutputFiles& outputs) {
   ReportChart result{std::move(title), std::move(caption), "", "", ""};
   result.source_files = fmt::format("cd {} && gnuplot {}", folder.string(), chart.script_file_name);
   try {
-    const ChartFiles files = render_chart(chart, folder);
-    result.svg = read_text_file(files.chart);
+    const ChartFiles files = render_chart(chart, folder, outputs);
+    result.svg = read_text_file(files.drawn);
   } catch (const GnuplotMissing& error) {
     if (!missing) missing = error;
     result.missing_note = "Not drawn: gnuplot is not installed (Debian package gnuplot-nox). Its data and script are "
@@ -81,6 +82,8 @@ void run_report(const ReportOptions& options) {
   const std::filesystem::path charts_folder = folder / "charts";
   const std::string profile_label = std::filesystem::path(options.profile).stem().string();
   std::optional<GnuplotMissing> missing;
+  // Every file of the report appears at the end, together; an error on the way changes nothing.
+  OutputFiles outputs;
 
   ReportContent content;
   content.profile_label = profile_label;
@@ -100,7 +103,7 @@ void run_report(const ReportOptions& options) {
                     "attains on {} (T'_op when compute bound, O_krn x B_mem when memory bound); hollow markers: "
                     "measured, where known. Marker size: share of the profile's predicted time.",
                     device.name),
-        missing));
+        missing, outputs));
   }
   for (const KernelRecord* kernel :
        heaviest_kernels(profile, prediction, static_cast<size_t>(std::max(0, options.quadrant_kernels)))) {
@@ -111,7 +114,7 @@ void run_report(const ReportOptions& options) {
         "Each device at its measured (B_mem, T_op); hollow: after the E_mix x E_instr adjustment; arrow: to the "
         "kernel's line, a vertical drop when memory bound, a horizontal move when compute bound. The diamond's height "
         "is the predicted throughput.",
-        missing));
+        missing, outputs));
   }
   const std::vector<AccuracyEntry> entries = validation_entries_from(prediction);
   if (!entries.empty())
@@ -121,10 +124,11 @@ void run_report(const ReportOptions& options) {
         charts_folder, "Prediction accuracy",
         "Predicted against measured time (the band: within 25 %), and the share of predictions within each error. "
         "Measured times come from the profile (measured_ms, measured_ms_by_device).",
-        missing));
+        missing, outputs));
 
   const std::filesystem::path page = folder / "index.html";
-  write_file_atomically(page, html_report(content));
+  outputs.add(page, html_report(content));
+  outputs.commit();
   std::cout << fmt::format("wrote {} ({} kernels on {} devices, {} warnings, {} charts; chart data and gnuplot scripts "
                            "in {})\n",
                            printable(page.string()), profile.kernels.size(), devices.size(), content.warnings.size(),

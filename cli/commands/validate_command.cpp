@@ -176,6 +176,8 @@ void run_validate(const ValidateOptions& options) {
   }
 
   const ValidationContext context{command_line(options), utc_now(), joined.skipped, joined.notes};
+  // Both files are written, then both renamed into place: a failure on either changes neither.
+  OutputFiles outputs;
   if (!options.output.empty()) {
     nlohmann::json document = to_json(report);
     document["generated"] = context.generated_utc;
@@ -183,14 +185,17 @@ void run_validate(const ValidateOptions& options) {
     document["skipped"] = context.skipped;
     document["notes"] = context.notes;
     if (options.ablation) document["ablation"] = ablation_json(ablation);
-    write_file_atomically(options.output, json_text(document));
+    outputs.add(options.output, json_text(document));
   }
   if (!options.markdown.empty())
-    write_file_atomically(options.markdown,
-                          validation_markdown(report, context) + (options.ablation ? ablation_markdown(ablation) : ""));
+    outputs.add(options.markdown,
+                validation_markdown(report, context) + (options.ablation ? ablation_markdown(ablation) : ""));
+  outputs.commit();
 
-  std::cout << validation_table_text(report);
-  if (options.ablation) std::cout << ablation_table_text(ablation);
+  // With a file on standard output (-), the table goes to stderr.
+  std::ostream& table = options.output == "-" || options.markdown == "-" ? std::cerr : std::cout;
+  table << validation_table_text(report);
+  if (options.ablation) table << ablation_table_text(ablation);
   for (const auto& s : joined.skipped) std::cerr << "roofcast: note: not measured, left out: " << printable(s) << "\n";
   for (const auto& n : joined.notes) std::cerr << "roofcast: note: " << printable(n) << "\n";
 }
@@ -216,8 +221,9 @@ void add_validate_command(CLI::App& app) {
                       "--device or bundled device the profiles name)");
   command->add_flag("--allow-missing", options->allow_missing,
                     "Leave out (kernel, device) pairs with no measured time instead of failing");
-  command->add_option("--output", options->output, "Write the validation JSON (roofcast-validation) to this file");
-  command->add_option("--markdown", options->markdown, "Write a markdown report to this file");
+  command->add_option("--output", options->output,
+                      "Write the validation JSON (roofcast-validation) to this file (-: standard output)");
+  command->add_option("--markdown", options->markdown, "Write a markdown report to this file (-: standard output)");
   command->add_option("--model", options->model, "Prediction model: thesis, or pipes (the multi-pipeline model)")
       ->check(CLI::IsMember({"thesis", "pipes"}));
   command->add_flag("--ablation", options->ablation,

@@ -117,6 +117,7 @@ void check_writable(const std::string& path) {
   if (!std::filesystem::is_directory(folder) || ::access(folder.c_str(), W_OK) != 0)
     throw std::runtime_error(fmt::format("{}: cannot write there (folder {} missing or read-only)", path,
                                          folder.string()));
+  check_replaceable(path);
 }
 
 int run(const Options& options, int argc, char** argv) {
@@ -142,9 +143,11 @@ int run(const Options& options, int argc, char** argv) {
     throw std::runtime_error(result.problems.front());
   const std::string json = device_profile_json(result, provenance).dump(2) + "\n";
   parse_device_profile(json, options.output);  // what we write must read back
-  write_file_atomically(options.output, json);
-  write_file_atomically(options.csv, measurements_csv(result));
-  write_file_atomically(options.report, markdown_report(result, provenance));
+  OutputFiles outputs;  // the three files appear together or not at all
+  outputs.add(options.output, json);
+  outputs.add(options.csv, measurements_csv(result));
+  outputs.add(options.report, markdown_report(result, provenance));
+  outputs.commit();
   print_summary(result, provenance, options);
   for (const auto& problem : result.problems) std::cerr << "roofcast-bench: " << problem << "\n";
   return result.problems.empty() ? 0 : 1;

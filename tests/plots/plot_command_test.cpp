@@ -173,3 +173,31 @@ TEST_CASE("plot accuracy draws the validation file that roofcast validate writes
                            "all 6: 3.3 % | 100 %", "Tesla K20c"})
     CHECK_THAT(root->all_text(), Catch::Contains(text));
 }
+
+TEST_CASE("plot refuses a chart path that is a symbolic link and writes none of the chart's three files") {
+  const auto folder = fresh_folder("symlink-chart");
+  const auto target = folder / "elsewhere.svg";
+  std::ofstream(target) << "kept";
+  fs::create_symlink(target, folder / "r.svg");
+  const auto result = run_roofcast({"plot", "roofline", "--device", "GTX-480", "--output", (folder / "r.svg").string()});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains((folder / "r.svg").string() + ": is a symbolic link"));
+  CHECK(fs::is_symlink(folder / "r.svg"));
+  CHECK(slurp(target) == "kept");
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder)) names.insert(entry.path().filename().string());
+  CHECK(names == std::set<std::string>{"elsewhere.svg", "r.svg"});
+}
+
+TEST_CASE("a report that fails at its last file writes none of its files") {
+  const auto folder = fresh_folder("report-fails");
+  const auto report = folder / "report";
+  fs::create_directories(report / "index.html");  // a folder where the page goes: refused at the end
+  const auto result = run_roofcast({"report", "--profile", "thesis-redblack", "--device", "GTX-660", "--output",
+                                    report.string()});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains((report / "index.html").string() + ": is a folder"));
+  std::set<std::string> names;
+  for (const auto& entry : fs::recursive_directory_iterator(report)) names.insert(entry.path().filename().string());
+  CHECK(names == std::set<std::string>{"index.html", "charts"});  // the charts folder is made, and stays empty
+}

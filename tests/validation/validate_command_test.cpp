@@ -191,3 +191,31 @@ TEST_CASE("validate reports each bad input on one line") {
                          "/nonexistent/m.json: cannot open");
   }
 }
+
+TEST_CASE("validate with an unwritable --markdown leaves an existing --output as it was") {
+  const auto profile = temporary_file("profile.json", kProfile);
+  const auto device_a = temporary_file("a.json", device_json("A", 100));
+  const std::string earlier = "{\"earlier\": true}\n";
+  const auto output = temporary_file("validation.json", earlier);
+  const auto markdown = (std::filesystem::path(output).parent_path() / "missing-folder" / "validation.md").string();
+  const auto result = run_roofcast({"validate", "--reference-profile", profile, "--device", device_a, "--output",
+                                    output, "--markdown", markdown});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains(markdown + ": cannot write"));
+  std::ifstream in(output, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str() == earlier);
+  const std::filesystem::directory_iterator folder(std::filesystem::path(output).parent_path());
+  CHECK(std::distance(begin(folder), end(folder)) == 1);  // no temporary file left
+}
+
+TEST_CASE("validate --output - writes the JSON to standard output and the table to stderr") {
+  const auto profile = temporary_file("profile.json", kProfile);
+  const auto device_a = temporary_file("a.json", device_json("A", 100));
+  const auto result = run_roofcast({"validate", "--reference-profile", profile, "--device", device_a, "--output", "-"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(nlohmann::json::parse(result.out)["format"] == "roofcast-validation");
+  CHECK_THAT(result.err, Catch::Contains("all devices"));
+}

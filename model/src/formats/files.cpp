@@ -1,22 +1,114 @@
 #include "roofcast/formats/files.hpp"
 
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iostream>
+#include <random>
 #include <sstream>
 #include <system_error>
 
 #include <fmt/format.h>
 #include <fmt/std.h>
-#include <unistd.h>
 
 #include "roofcast/formats/input_error.hpp"
 
 namespace roofcast {
 
-std::string read_text_file(const std::filesystem::path& path) {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Holds back SIGINT, SIGTERM and SIGHUP while a temporary is created and registered, so that
+// none can end the process between the two and leave the file behind.
+class CleanupSignalsHeld {
+ public:
+  CleanupSignalsHeld() {
+    sigset_t held;
+    ::sigemptyset(&held);
+    for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) ::sigaddset(&held, signal_number);
+    ::sigprocmask(SIG_BLOCK, &held, &previous_);
+  }
+  ~CleanupSignalsHeld() { ::sigprocmask(SIG_SETMASK, &previous_, nullptr); }
+  CleanupSignalsHeld(const CleanupSignalsHeld&) = delete;
+  CleanupSignalsHeld& operator=(const CleanupSignalsHeld&) = delete;
+
+ private:
+  sigset_t previous_;
+};
+
+std::string random_suffix() {
+  static std::mt19937_64 generator{std::random_device{}() ^ static_cast<uint64_t>(::getpid())};
+  static constexpr std::string_view letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::string suffix(8, ' ');
+  for (auto& c : suffix) c = letters[generator() % letters.size()];
+  return suffix;
+}
+
+// A hidden name beside `target` for its temporary; long names are cut to stay within NAME_MAX.
+std::string temporary_name(const fs::path& target) {
+  return fmt::format(".{}.{}", target.filename().string().substr(0, 200), random_suffix());
+}
+
+void write_all(int descriptor, std::string_view text, const fs::path& target) {
+  while (!text.empty()) {
+    const ssize_t written = ::write(descriptor, text.data(), text.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written < 0) throw InputError(fmt::format("{}: write failed: {}", target.string(), std::strerror(errno)));
+    text.remove_prefix(static_cast<size_t>(written));
+  }
+  if (::fsync(descriptor) != 0 && errno != EINVAL)
+    throw InputError(fmt::format("{}: write failed: {}", target.string(), std::strerror(errno)));
+}
+
+// Creates `path` (it must not exist), registers it for removal on a signal, writes `text` and
+// flushes it to disk. On any failure the file is removed and InputError names `target`.
+std::unique_ptr<RemovedOnSignal> write_new_file(const fs::path& path, std::string_view text, const fs::path& target) {
+  std::unique_ptr<RemovedOnSignal> registration;
+  int descriptor = -1;
+  {
+    CleanupSignalsHeld held;
+    descriptor = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (descriptor < 0) return nullptr;
+    registration = std::make_unique<RemovedOnSignal>(path, RemovedOnSignal::Kind::file);
+  }
+  try {
+    write_all(descriptor, text, target);
+  } catch (...) {
+    ::close(descriptor);
+    ::unlink(path.c_str());
+    throw;
+  }
+  if (::close(descriptor) != 0) {
+    ::unlink(path.c_str());
+    throw InputError(fmt::format("{}: write failed: {}", target.string(), std::strerror(errno)));
+  }
+  return registration;
+}
+
+const char* kind_of_special_file(mode_t mode) {
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISDIR(mode)) return "a folder";
+  return "not a regular file";
+}
+
+fs::path folder_of(const fs::path& target) { return target.has_parent_path() ? target.parent_path() : "."; }
+
+}  // namespace
+
+std::string read_text_file(const fs::path& path) {
   std::error_code error;
-  if (std::filesystem::is_directory(path, error))
+  if (fs::is_directory(path, error))
     throw InputError(fmt::format("{}: is a folder, expected a file", path.string()));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
@@ -26,26 +118,90 @@ std::string read_text_file(const std::filesystem::path& path) {
   return std::move(text).str();
 }
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view text) {
-  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
-  const std::filesystem::path temporary =
-      folder / fmt::format(".{}.{}.tmp", path.filename().string(), ::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) {
-      std::filesystem::remove(temporary);
-      throw InputError(fmt::format("{}: write failed", path.string()));
+void check_replaceable(const fs::path& target) {
+  struct stat status {};
+  if (::lstat(target.c_str(), &status) != 0 || S_ISREG(status.st_mode)) return;
+  throw InputError(fmt::format("{}: is {}; roofcast replaces only regular files (give another path, or - for "
+                               "standard output)",
+                               target.string(), kind_of_special_file(status.st_mode)));
+}
+
+OutputFiles::~OutputFiles() {
+  if (committed_) return;
+  for (const auto& file : staged_) ::unlink(file.temporary.c_str());
+  std::error_code ignored;
+  for (const auto& workspace : workspaces_) fs::remove_all(workspace.folder, ignored);
+}
+
+void OutputFiles::add(const fs::path& target, std::string_view text) {
+  if (target == "-") {
+    standard_output_ += text;
+    return;
+  }
+  check_replaceable(target);
+  const fs::path folder = folder_of(target);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const fs::path temporary = folder / temporary_name(target);
+    auto registration = write_new_file(temporary, text, target);
+    if (registration) {
+      staged_.push_back({temporary, target, std::move(registration)});
+      return;
     }
+    if (errno != EEXIST) break;
   }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) {
-    std::filesystem::remove(temporary);
-    throw InputError(fmt::format("{}: cannot replace: {}", path.string(), error.message()));
+  throw InputError(fmt::format("{}: cannot write: {}", target.string(), std::strerror(errno)));
+}
+
+fs::path OutputFiles::workspace(const fs::path& folder) {
+  CleanupSignalsHeld held;
+  std::string name = (folder / fmt::format(".roofcast-{}-XXXXXX", ::getpid())).string();
+  if (::mkdtemp(name.data()) == nullptr)
+    throw InputError(fmt::format("{}: cannot write: {}", folder.string(), std::strerror(errno)));
+  workspaces_.push_back({name, std::make_unique<RemovedOnSignal>(name, RemovedOnSignal::Kind::folder)});
+  return name;
+}
+
+void OutputFiles::add_from_workspace(const fs::path& workspace, const fs::path& target) {
+  check_replaceable(target);
+  const fs::path file = workspace / target.filename();
+  staged_.push_back({file, target, std::make_unique<RemovedOnSignal>(file, RemovedOnSignal::Kind::file)});
+}
+
+void OutputFiles::add_from_workspace(const fs::path& workspace, const fs::path& target, std::string_view text) {
+  check_replaceable(target);
+  const fs::path file = workspace / target.filename();
+  auto registration = write_new_file(file, text, target);
+  if (!registration) throw InputError(fmt::format("{}: cannot write: {}", target.string(), std::strerror(errno)));
+  staged_.push_back({file, target, std::move(registration)});
+}
+
+void OutputFiles::commit() {
+  for (const auto& file : staged_) {
+    check_replaceable(file.target);
+    std::error_code error;
+    if (!fs::is_regular_file(fs::symlink_status(file.temporary, error)))
+      throw InputError(fmt::format("{}: cannot write: its content was not produced", file.target.string()));
   }
+  for (const auto& file : staged_) {
+    std::error_code error;
+    fs::rename(file.temporary, file.target, error);
+    if (error) throw InputError(fmt::format("{}: cannot replace: {}", file.target.string(), error.message()));
+  }
+  committed_ = true;
+  std::error_code ignored;
+  for (const auto& workspace : workspaces_) fs::remove_all(workspace.folder, ignored);
+  staged_.clear();
+  workspaces_.clear();
+  if (!standard_output_.empty()) {
+    std::cout << standard_output_ << std::flush;
+    if (!std::cout) throw InputError("-: cannot write to standard output");
+  }
+}
+
+void write_file_atomically(const fs::path& path, std::string_view text) {
+  OutputFiles outputs;
+  outputs.add(path, text);
+  outputs.commit();
 }
 
 }  // namespace roofcast

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of tests/fuzz in build-fuzz/ (clang, ASan + UBSan), replays the
+# seed corpus through each, then fuzzes each target (docs/fuzzing.md).
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]  replay, then fuzz each target this long (default 60)
+#        scripts/fuzz.sh --runs N              replay, then fuzz each target for N runs
+#        scripts/fuzz.sh --replay              only replay the seed corpus
+# Options: --report       write the results table to docs/fuzzing-results.md
+#          --target NAME  only this target (repeatable)
+# Ends with "fuzz: PASS ..." (exit 0) or "fuzz: FAIL ..." (exit 1); findings (crash-*, timeout-*,
+# leak-*, oom-* inputs) are kept in build-fuzz/findings/TARGET/, new corpus inputs in
+# build-fuzz/corpus/TARGET/ (the committed corpus in tests/fuzz/corpus/ is only read).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+all_targets=(device_json kernel_profile_json measured_json validation_json ncu_csv nvprof_csv launch_records)
+seconds=60
+runs=""
+replay_only=0
+report=0
+targets=()
+arguments="$*"
+while (($#)); do
+  case "$1" in
+    --replay) replay_only=1 ;;
+    --report) report=1 ;;
+    --runs) runs="${2:?--runs needs a number}"; shift ;;
+    --target) targets+=("${2:?--target needs a name}"); shift ;;
+    -h | --help) sed -n '2,12p' "$0"; exit 0 ;;
+    *[!0-9]* | '') echo "fuzz.sh: unknown argument \"$1\" (see --help)" >&2; exit 2 ;;
+    *) seconds="$1" ;;
+  esac
+  shift
+done
+((${#targets[@]})) || targets=("${all_targets[@]}")
+
+if ! command -v clang++ >/dev/null; then
+  echo "fuzz: FAIL: clang++ not found: run scripts/setup.sh (Debian packages clang and libclang-rt-dev)" >&2
+  exit 1
+fi
+mkdir -p build-fuzz
+launcher=()
+if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+  -DROOFCAST_BUILD_FUZZERS=ON -DROOFCAST_BUILD_TESTS=OFF -DROOFCAST_ENABLE_CUDA=OFF -DROOFCAST_ENABLE_HIP=OFF \
+  "${launcher[@]}" >build-fuzz/configure.log 2>&1 || { cat build-fuzz/configure.log; echo "fuzz: FAIL: configure"; exit 1; }
+cmake --build build-fuzz --parallel "$(nproc)" --target "${targets[@]/#/fuzz_}"
+
+# The lines of log $1 that say what failed and where the input is.
+show_finding() { grep -E "FUZZ FINDING|ERROR:|runtime error:|SUMMARY:|Test unit written" "$1" | head -8 || tail -20 "$1"; }
+
+# The last value of libFuzzer's final statistic $2 in log $1, or "?".
+final_stat() { grep -o "^stat::$2: *[0-9]*" "$1" | tail -1 | grep -o '[0-9]*$' || echo "?"; }
+
+mkdir -p build-fuzz/logs
+rows=()
+total_findings=0
+for target in "${targets[@]}"; do
+  fuzzer=build-fuzz/bin/fuzz_$target
+  corpus=tests/fuzz/corpus/$target
+  findings=build-fuzz/findings/$target
+  rm -rf "$findings"
+  mkdir -p "$findings" "build-fuzz/corpus/$target"
+  common=(-timeout=10 -rss_limit_mb=2048 -artifact_prefix="$findings/" -print_final_stats=1)
+
+  log=build-fuzz/logs/$target-replay.log
+  if ! "$fuzzer" "${common[@]}" -runs=0 "$corpus" >"$log" 2>&1; then
+    show_finding "$log"
+    echo "fuzz: $target: the seed corpus fails (log: $log)"
+  fi
+  runs_done=$(final_stat "$log" number_of_executed_units)
+  started=$SECONDS
+  if ((replay_only == 0)); then
+    log=build-fuzz/logs/$target.log
+    limit=(-max_total_time="$seconds")
+    if [[ -n $runs ]]; then limit=(-runs="$runs"); fi
+    if ! "$fuzzer" "${common[@]}" "${limit[@]}" -dict="tests/fuzz/dictionaries/$target.dict" \
+      "build-fuzz/corpus/$target" "$corpus" >"$log" 2>&1; then
+      show_finding "$log"
+    fi
+    runs_done=$(final_stat "$log" number_of_executed_units)
+  fi
+  elapsed=$((SECONDS - started))
+  count=$(find "$findings" -type f | wc -l)
+  # Small inputs are printed too, so that a CI log alone reproduces the finding.
+  find "$findings" -type f -size -4k | while read -r input; do
+    echo "fuzz: $target: input $(basename "$input") (base64): $(base64 -w0 "$input")"
+  done
+  # A run that failed without saving its input still counts as one finding.
+  if ((count == 0)) && grep -qE "^==[0-9]+==ERROR|FUZZ FINDING|runtime error:" "$log"; then count=1; fi
+  total_findings=$((total_findings + count))
+  echo "fuzz: $target: $runs_done runs in $elapsed s, $count finding(s)"
+  rows+=("| $target | $runs_done | $elapsed | $count |")
+done
+
+if ((report == 1)); then
+  commit=$(git rev-parse --short HEAD)
+  if [[ -n $(git status --porcelain --untracked-files=no) ]]; then commit+=" (with uncommitted changes)"; fi
+  {
+    echo "# Fuzzing results"
+    echo
+    echo "Written by \`scripts/fuzz.sh --report\` (docs/fuzzing.md says what each target checks); each such run"
+    echo "replaces this file. A finding is an input saved in build-fuzz/findings/TARGET/ of that run."
+    echo
+    echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "- Commit: $commit"
+    echo "- Command: \`scripts/fuzz.sh${arguments:+ $arguments}\`"
+    echo "- Machine: $(nproc) cores; $(clang++ --version | head -1)"
+    echo
+    echo "| Target | Runs | Seconds | Findings |"
+    echo "|---|---:|---:|---:|"
+    printf '%s\n' "${rows[@]}"
+  } >docs/fuzzing-results.md
+  echo "fuzz: wrote docs/fuzzing-results.md"
+fi
+
+if ((total_findings > 0)); then
+  echo "fuzz: FAIL: $total_findings finding(s) in build-fuzz/findings/ (logs in build-fuzz/logs/)"
+  exit 1
+fi
+echo "fuzz: PASS (${#targets[@]} targets, no findings)"
