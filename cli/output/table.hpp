@@ -1,6 +1,8 @@
 #pragma once
 
+#include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofcast {
@@ -13,15 +15,36 @@ struct Table {
     bool align_right = true;  // numbers right, names left
   };
   std::vector<Column> columns;
-  std::vector<std::vector<std::string>> rows;
   // Row indices after which a rule is drawn (e.g. before a totals block).
   std::vector<size_t> rules_after;
 
-  void add_row(std::vector<std::string> cells) { rows.push_back(std::move(cells)); }
+  void add_row(const std::vector<std::string>& cells);
+  size_t row_count() const { return row_first_cell_.size(); }
+  size_t cell_count(size_t row) const;
+  std::string_view cell(size_t row, size_t column) const;
+
+ private:
+  // The cells of every row in one buffer: a million rows (predict on 100,000 kernels x 10
+  // devices) cost their text, not a std::string and a vector per row.
+  std::string text_;
+  std::vector<size_t> cell_ends_;        // end of each cell in text_
+  std::vector<size_t> row_first_cell_;   // index in cell_ends_ of each row's first cell
 };
 
+void write_text(const Table& table, std::ostream& out);
 std::string render_text(const Table& table);
-// RFC 4180: fields with commas, quotes or line breaks are quoted.
+
+// RFC 4180: fields with commas, quotes or line breaks are quoted. A CsvWriter writes rows as
+// they come, for outputs too large to hold as a Table.
+class CsvWriter {
+ public:
+  explicit CsvWriter(std::ostream& out) : out_(out) {}
+  void write_row(const std::vector<std::string>& cells);
+
+ private:
+  std::ostream& out_;
+};
+void write_csv(const Table& table, std::ostream& out);
 std::string render_csv(const Table& table);
 
 }  // namespace roofcast
