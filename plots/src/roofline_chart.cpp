@@ -175,8 +175,22 @@ std::string kernel_key_text(const RooflineKernelPoint& k) {
   return text;
 }
 
+// The `max_kernels` points with the most predicted time, heaviest first and numbered so; the
+// others are counted in `left_out`.
+std::vector<RooflineKernelPoint> heaviest_points(std::vector<RooflineKernelPoint> points, size_t max_kernels,
+                                                 size_t& left_out) {
+  left_out = 0;
+  if (points.size() <= max_kernels) return points;
+  left_out = points.size() - max_kernels;
+  std::stable_sort(points.begin(), points.end(),
+                   [](const auto& a, const auto& b) { return a.predicted_ms > b.predicted_ms; });
+  points.resize(max_kernels);
+  for (size_t i = 0; i < points.size(); ++i) points[i].number = static_cast<int>(i) + 1;
+  return points;
+}
+
 void write_kernels(DataFile& data, std::string& script, std::vector<std::string>& clauses,
-                   const std::vector<RooflineKernelPoint>& kernels, const Layout& layout) {
+                   const std::vector<RooflineKernelPoint>& kernels, size_t left_out, const Layout& layout) {
   std::string rows;
   bool any_measured = false;
   for (const auto& k : kernels) {
@@ -203,10 +217,14 @@ void write_kernels(DataFile& data, std::string& script, std::vector<std::string>
                           quoted(kernel_key_text(k)), key_left, kTop - step * (static_cast<double>(i) + 0.5),
                           chart_style::color_of(k.type));
   }
-  if (kernels.size() > shown)
-    script += fmt::format("set label {} at screen {:.3f}, {:.3f} left font ',9'\n",
-                          quoted(fmt::format("... and {} more kernels (all are in the data file)", kernels.size() - shown)),
-                          key_left, kTop - step * (static_cast<double>(shown) + 0.5));
+  if (kernels.size() > shown || left_out > 0)
+    script += fmt::format(
+        "set label {} at screen {:.3f}, {:.3f} left font ',9'\n",
+        quoted(left_out == 0
+                   ? fmt::format("... and {} more kernels (all are in the data file)", kernels.size() - shown)
+                   : fmt::format("... {} more in the data file; {} lighter kernels not drawn", kernels.size() - shown,
+                                 left_out)),
+        key_left, kTop - step * (static_cast<double>(shown) + 0.5));
   script += "\n";
   if (rows.empty()) return;
 
@@ -282,10 +300,11 @@ std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& dev
 }
 
 GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* profile, const std::string& profile_label,
-                            const ChartTarget& target) {
+                            const ChartTarget& target, size_t max_kernels) {
   const std::vector<RooflineCeiling> ceilings = roofline_ceilings(device);
   std::vector<RooflineKernelPoint> kernels;
-  if (profile) kernels = roofline_kernel_points(device, *profile);
+  size_t left_out = 0;
+  if (profile) kernels = heaviest_points(roofline_kernel_points(device, *profile), max_kernels, left_out);
   const Layout layout = layout_for(ceilings, kernels, device.roofline_sweep, profile != nullptr);
 
   GnuplotChart chart;
@@ -340,7 +359,7 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
                                   quoted(fmt::format("measured {} sweep (mixbench)", precision))));
   }
 
-  if (profile) write_kernels(data, script, clauses, kernels, layout);
+  if (profile) write_kernels(data, script, clauses, kernels, left_out, layout);
   script += "# Roofs, then measured sweeps, then kernels.\n" + gnuplot::plot_command(clauses);
   chart.data = data.text();
   chart.script = std::move(script);
