@@ -70,6 +70,7 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
   CsvWriter csv(text);
   csv.write_row({"kind", "kernel", "detail"});
   for (const auto& w : warnings) csv.write_row({to_string(w.kind), w.kernel, w.detail});
+  csv.flush();
   write_file_atomically(folder / kWarningsFile, std::move(text).str());
 }
 

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -23,9 +24,16 @@ bool needs_no_escaping(std::string_view text) {
 
 }  // namespace
 
+JsonWriter::~JsonWriter() { flush(); }
+
+void JsonWriter::flush() {
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
+}
+
 void JsonWriter::indent() {
-  out_ << '\n';
-  for (size_t i = 0; i < levels_.size(); ++i) out_ << "  ";
+  buffer_ += '\n';
+  buffer_.append(2 * levels_.size(), ' ');
 }
 
 void JsonWriter::before_value() {
@@ -36,7 +44,7 @@ void JsonWriter::before_value() {
   if (levels_.empty()) return;
   Level& level = levels_.back();
   if (level.object) throw std::logic_error("JsonWriter: a value in an object needs a key");
-  if (!level.empty) out_ << ',';
+  if (!level.empty) buffer_ += ',';
   level.empty = false;
   indent();
 }
@@ -47,18 +55,18 @@ void JsonWriter::key(std::string_view name) {
   Level& level = levels_.back();
   if (!level.empty && !(level.last_key < name))
     throw std::logic_error(fmt::format("JsonWriter: key \"{}\" after \"{}\" (nlohmann sorts keys)", name, level.last_key));
-  if (!level.empty) out_ << ',';
+  if (!level.empty) buffer_ += ',';
   level.empty = false;
   level.last_key = name;
   indent();
   write_string(name);
-  out_ << ": ";
+  buffer_ += ": ";
   after_key_ = true;
 }
 
 void JsonWriter::open(char bracket, bool object) {
   before_value();
-  out_ << bracket;
+  buffer_ += bracket;
   levels_.push_back({object, true, {}});
 }
 
@@ -66,7 +74,8 @@ void JsonWriter::close(char bracket) {
   const bool empty = levels_.back().empty;
   levels_.pop_back();
   if (!empty) indent();
-  out_ << bracket;
+  buffer_ += bracket;
+  if (levels_.empty() || buffer_.size() > kFlushBytes) flush();
 }
 
 void JsonWriter::begin_object() { open('{', true); }
@@ -77,28 +86,28 @@ void JsonWriter::end_array() { close(']'); }
 void JsonWriter::value(double number) {
   before_value();
   if (!std::isfinite(number)) {
-    out_ << "null";
+    buffer_ += "null";
     return;
   }
   // nlohmann's shortest round-trip form ("1.0", "1e-05"), as its serializer writes it.
   std::array<char, 64> buffer{};
   char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
-  out_.write(buffer.data(), end - buffer.data());
+  buffer_.append(buffer.data(), end);
 }
 
 void JsonWriter::value(std::int64_t number) {
   before_value();
-  out_ << number;
+  fmt::format_to(std::back_inserter(buffer_), "{}", number);
 }
 
 void JsonWriter::value(std::size_t number) {
   before_value();
-  out_ << number;
+  fmt::format_to(std::back_inserter(buffer_), "{}", number);
 }
 
 void JsonWriter::value(bool flag) {
   before_value();
-  out_ << (flag ? "true" : "false");
+  buffer_ += flag ? "true" : "false";
 }
 
 void JsonWriter::value(std::string_view text) {
@@ -107,10 +116,13 @@ void JsonWriter::value(std::string_view text) {
 }
 
 void JsonWriter::write_string(std::string_view text) {
-  if (needs_no_escaping(text))
-    out_ << '"' << text << '"';
-  else
-    out_ << nlohmann::json(std::string(text)).dump();
+  if (needs_no_escaping(text)) {
+    buffer_ += '"';
+    buffer_ += text;
+    buffer_ += '"';
+  } else {
+    buffer_ += nlohmann::json(std::string(text)).dump();
+  }
 }
 
 void JsonWriter::value(const std::optional<double>& number) {
@@ -122,7 +134,7 @@ void JsonWriter::value(const std::optional<double>& number) {
 
 void JsonWriter::null() {
   before_value();
-  out_ << "null";
+  buffer_ += "null";
 }
 
 }  // namespace roofcast

@@ -19,6 +19,9 @@ namespace roofcast {
 class JsonWriter {
  public:
   explicit JsonWriter(std::ostream& out) : out_(out) {}
+  JsonWriter(const JsonWriter&) = delete;
+  JsonWriter& operator=(const JsonWriter&) = delete;
+  ~JsonWriter();  // writes what is still buffered
 
   void begin_object();
   void end_object();
@@ -50,6 +53,8 @@ class JsonWriter {
     bool empty = true;
     std::string last_key;
   };
+  static constexpr size_t kFlushBytes = 1 << 16;
+  void flush();
   void before_value();
   void open(char bracket, bool object);
   void close(char bracket);
@@ -57,6 +62,7 @@ class JsonWriter {
   void write_string(std::string_view text);
 
   std::ostream& out_;
+  std::string buffer_;  // written to out_ in pieces of about kFlushBytes
   std::vector<Level> levels_;
   bool after_key_ = false;
 };

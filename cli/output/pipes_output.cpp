@@ -51,7 +51,7 @@ class PipesCsvPrinter : public PipesPrinter {
                     number(r.compute_wave_factor), number(r.launch_ms), number(r.predicted_ms),
                     p.corrected_ms ? number(*p.corrected_ms) : "", p.measured_ms ? number(*p.measured_ms) : ""});
   }
-  void finish() override {}
+  void finish() override { csv_.flush(); }
 
  private:
   CsvWriter csv_;

@@ -98,7 +98,7 @@ class PredictionCsvPrinter : public PredictionPrinter {
                     csv_number(t.E_instr), csv_number(t.T_op_adjusted), csv_number(t.O_krn), csv_number(t.O_dev),
                     csv_number(t.T_predicted)});
   }
-  void finish(const std::vector<DeviceTotal>&) override {}
+  void finish(const std::vector<DeviceTotal>&) override { csv_.flush(); }
 
  private:
   CsvWriter csv_;

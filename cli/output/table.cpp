@@ -87,14 +87,20 @@ std::string render_text(const Table& table) {
   return out.str();
 }
 
+CsvWriter::~CsvWriter() { flush(); }
+
+void CsvWriter::flush() {
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
+}
+
 void CsvWriter::write_row(const std::vector<std::string>& cells) {
-  std::string line;
   for (size_t i = 0; i < cells.size(); ++i) {
-    if (i > 0) line += ',';
-    line += csv_field(cells[i]);
+    if (i > 0) buffer_ += ',';
+    buffer_ += csv_field(cells[i]);
   }
-  line += '\n';
-  out_ << line;
+  buffer_ += '\n';
+  if (buffer_.size() > kFlushBytes) flush();
 }
 
 void write_csv(const Table& table, std::ostream& out) {

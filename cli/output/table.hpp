@@ -39,10 +39,16 @@ std::string render_text(const Table& table);
 class CsvWriter {
  public:
   explicit CsvWriter(std::ostream& out) : out_(out) {}
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+  ~CsvWriter();  // writes what is still buffered
   void write_row(const std::vector<std::string>& cells);
+  void flush();
 
  private:
+  static constexpr size_t kFlushBytes = 1 << 16;
   std::ostream& out_;
+  std::string buffer_;
 };
 void write_csv(const Table& table, std::ostream& out);
 std::string render_csv(const Table& table);

@@ -277,25 +277,24 @@ std::vector<RooflineCeiling> roofline_ceilings(const DeviceProfile& device) {
 }
 
 std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile) {
-  const ProfilePrediction prediction = predict_profile(profile, {device});
-  double total_ms = 0;
-  for (const auto& p : prediction.kernels) total_ms += p.thesis.predicted_ms;
   std::vector<RooflineKernelPoint> points;
-  for (const auto& p : prediction.kernels) {
+  points.reserve(profile.kernels.size());
+  const std::vector<DeviceTotal> totals = predict_profile(profile, {device}, nullptr, [&](KernelPrediction&& p) {
     RooflineKernelPoint k;
     k.number = static_cast<int>(points.size()) + 1;
-    k.name = p.kernel;
+    k.name = std::move(p.kernel);
     k.type = p.parameters.type;
     k.bound = p.thesis.bound;
     k.O_krn = p.thesis.O_krn;
     k.predicted_gops = p.thesis.T_predicted;
     k.predicted_ms = p.thesis.predicted_ms;
-    k.time_share = total_ms > 0 ? p.thesis.predicted_ms / total_ms : 0;
     k.measured_ms = p.measured_ms;
     if (p.measured_ms && *p.measured_ms > 0) k.measured_gops = p.parameters.W_comp / (*p.measured_ms * 1e6);
     k.drawable = std::isfinite(k.O_krn) && k.O_krn > 0 && k.predicted_gops > 0;
     points.push_back(std::move(k));
-  }
+  });
+  const double total_ms = totals.at(0).predicted_ms;
+  for (auto& k : points) k.time_share = total_ms > 0 ? k.predicted_ms / total_ms : 0;
   return points;
 }
 
