@@ -13,7 +13,6 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
-#include "output/prediction_output.hpp"
 #include "output/table.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
@@ -56,21 +55,39 @@ std::vector<size_t> heaviest_kernels(const KernelProfile& profile, const Profile
   return result;
 }
 
-// Every prediction, as `predict --model thesis --format csv` prints them, and every warning:
-// the report's tables show only the heaviest kernels of a large profile.
+// The report's matrix in full: one row per kernel with its predicted time, bound and measured
+// time on each device, and every warning. A large profile's page shows only its heaviest kernels.
 void write_full_data(const std::filesystem::path& folder, const ProfilePrediction& prediction,
                      const std::vector<ReportWarning>& warnings) {
-  std::ostringstream predictions;
-  const auto printer = prediction_printer("csv", predictions, "", false);
-  for (const auto& p : prediction.kernels) printer->add(p);
-  printer->finish(prediction.totals);
-  write_file_atomically(folder / kPredictionsFile, std::move(predictions).str());
+  const size_t devices = prediction.totals.size();  // kernel k on device d: kernels[k * devices + d]
+  std::ostringstream matrix;
+  {
+    CsvWriter csv(matrix);
+    std::vector<std::string> row = {"kernel", "K_type"};
+    for (const auto& t : prediction.totals)
+      for (const char* column : {"predicted_ms", "bound", "measured_ms"})
+        row.push_back(fmt::format("{} {}", column, t.device));
+    csv.write_row(row);
+    for (size_t k = 0; devices > 0 && k * devices < prediction.kernels.size(); ++k) {
+      const KernelPrediction& first = prediction.kernels[k * devices];
+      row = {first.kernel, std::string(to_string(first.parameters.type))};
+      for (size_t d = 0; d < devices; ++d) {
+        const KernelPrediction& p = prediction.kernels[k * devices + d];
+        row.push_back(fmt::format("{}", p.thesis.predicted_ms));
+        row.push_back(to_string(p.thesis.bound));
+        row.push_back(p.measured_ms ? fmt::format("{}", *p.measured_ms) : "");
+      }
+      csv.write_row(row);
+    }
+  }
+  write_file_atomically(folder / kPredictionsFile, std::move(matrix).str());
 
   std::ostringstream text;
-  CsvWriter csv(text);
-  csv.write_row({"kind", "kernel", "detail"});
-  for (const auto& w : warnings) csv.write_row({to_string(w.kind), w.kernel, w.detail});
-  csv.flush();
+  {
+    CsvWriter csv(text);
+    csv.write_row({"kind", "kernel", "detail"});
+    for (const auto& w : warnings) csv.write_row({to_string(w.kind), w.kernel, w.detail});
+  }
   write_file_atomically(folder / kWarningsFile, std::move(text).str());
 }
 

@@ -69,8 +69,8 @@ std::string selection_note(const ReportContent& c) {
                        "the heaviest first.",
                        kernels_shown(c).size(), kernel_count(c));
   if (!c.predictions_file.empty())
-    note += fmt::format("{}Every kernel on every device, with every intermediate value: {} (the columns of "
-                        "<code>roofcast predict --model thesis --format csv</code>).",
+    note += fmt::format("{}Every kernel's predicted time, bound and measured time on every device: {}; every "
+                        "intermediate value: <code>roofcast predict --model thesis --format csv</code>.",
                         note.empty() ? "" : " ", file_link(c.predictions_file));
   return note.empty() ? "" : "<p>" + note + "</p>\n";
 }

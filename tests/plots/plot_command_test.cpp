@@ -194,7 +194,7 @@ TEST_CASE("report --top: a larger profile shows its heaviest kernels and links e
   // Every kernel is in the linked file: a header and 28 rows.
   const std::string csv = slurp(folder / "predictions.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 28);
-  CHECK_THAT(csv, Catch::StartsWith("kernel,device,K_type,bound,predicted_ms"));
+  CHECK_THAT(csv, Catch::StartsWith("kernel,K_type,predicted_ms GTX-660,bound GTX-660,measured_ms GTX-660\n"));
   CHECK_THAT(slurp(folder / "warnings.csv"), Catch::StartsWith("kind,kernel,detail\n"));
   // The roofline draws the 5 heaviest and says so.
   CHECK_THAT(slurp(folder / "charts" / "roofline-gtx-660.gp"), Catch::Contains("23 lighter kernels not drawn"));
