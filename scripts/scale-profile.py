@@ -54,8 +54,8 @@ def short_name(name):
 
 
 def variant(template, index, rng, metrics):
-    work = rng.lognormvariate(0, 1.5)  # how much more (or less) work than the template
-    calls = max(1, round(template.get("invocations", 1) * rng.choice([1, 1, 2, 4, 10, 100, 1000])))
+    work = rng.lognormvariate(0, 1.0)  # how much more (or less) work than the template
+    calls = max(1, round(template.get("invocations", 1) * rng.choice([1, 1, 2, 4, 10, 100])))
     per_call = work * calls / max(1, template.get("invocations", 1))
     kernel = {
         "name": f"{short_name(template['name'])}<{index}, {rng.choice(['float', 'double', 'int', '__half'])}>"

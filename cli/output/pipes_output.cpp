@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "output/json_writer.hpp"
+#include "output/prediction_output.hpp"
 #include "output/table.hpp"
 #include "output/validation_output.hpp"
 
@@ -63,11 +64,7 @@ class PipesJsonPrinter : public PipesPrinter {
  public:
   PipesJsonPrinter(std::ostream& out, std::string profile_source)
       : out_(out), json_(out), profile_source_(std::move(profile_source)) {
-    json_.begin_object();
-    json_.member("format", "roofcast-prediction");
-    json_.member("model", "pipes");
-    json_.key("predictions");
-    json_.begin_array();
+    begin_prediction_document(json_, "pipes");
   }
   void add(const PipesKernelPrediction& p) override {
     const auto& r = p.prediction;

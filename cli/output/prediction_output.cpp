@@ -110,11 +110,7 @@ class PredictionJsonPrinter : public PredictionPrinter {
  public:
   PredictionJsonPrinter(std::ostream& out, std::string profile_source)
       : out_(out), json_(out), profile_source_(std::move(profile_source)) {
-    json_.begin_object();
-    json_.member("format", "roofcast-prediction");
-    json_.member("model", "thesis");
-    json_.key("predictions");
-    json_.begin_array();
+    begin_prediction_document(json_, "thesis");
   }
   void add(const KernelPrediction& p) override {
     const auto& k = p.parameters;
@@ -178,6 +174,14 @@ class PredictionJsonPrinter : public PredictionPrinter {
 };
 
 }  // namespace
+
+void begin_prediction_document(JsonWriter& json, std::string_view model) {
+  json.begin_object();
+  json.member("format", "roofcast-prediction");
+  json.member("model", model);
+  json.key("predictions");
+  json.begin_array();
+}
 
 std::unique_ptr<PredictionPrinter> prediction_printer(const std::string& format, std::ostream& out,
                                                       const std::string& profile_source, bool corrected) {

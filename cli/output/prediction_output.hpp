@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "output/json_writer.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 
 namespace roofcast {
@@ -21,5 +22,9 @@ class PredictionPrinter {
 // `format`: "table", "csv" or "json"; `corrected`: the table's utilization-correction columns.
 std::unique_ptr<PredictionPrinter> prediction_printer(const std::string& format, std::ostream& out,
                                                       const std::string& profile_source, bool corrected);
+
+// Opens the prediction document (formats.md) that `predict --format json` writes for `model`,
+// up to its "predictions" array; the printers then write the predictions and close it.
+void begin_prediction_document(JsonWriter& json, std::string_view model);
 
 }  // namespace roofcast
