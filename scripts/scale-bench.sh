@@ -13,7 +13,7 @@ metrics=thesis
 build=build
 work=/tmp/roofcast-scale
 results=docs/scale/results.md
-command_line="scripts/scale-bench.sh $*"
+command_line="scripts/scale-bench.sh${*:+ $*}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --kernels) kernels="$2"; shift 2 ;;
@@ -97,6 +97,10 @@ mkdir -p "$(dirname "$results")"
   echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- Machine: $(nproc) CPUs, $cpu, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) memory"
   echo "- Load average (1, 5, 15 min) before: $load_before; after: $load_after"
+  if awk -v l="${load_before%% *}" 'BEGIN { exit !(l > 1) }'; then
+    echo "- Not an idle machine: other jobs shared its CPUs during the run (load average above 1), which makes" \
+         "the times longer than on an idle one"
+  fi
   echo "- Commit: $commit"
   echo "- Command: \`$command_line\`"
   echo "- Profile: $kernels kernels with the \`$metrics\` counters ($profile_mb MB of JSON), 10 devices:" \
