@@ -183,9 +183,10 @@ void run_report(const ReportOptions& options) {
   const std::filesystem::path page = folder / "index.html";
   write_file_atomically(page, html_report(content));
   std::cout << fmt::format("wrote {} ({} kernels on {} devices, {} warnings, {} charts; chart data and gnuplot scripts "
-                           "in {})\n",
+                           "in {}; every prediction in {}, every warning in {})\n",
                            page.string(), profile.kernels.size(), devices.size(), content.warnings.size(),
-                           content.charts.size(), charts_folder.string());
+                           content.charts.size(), charts_folder.string(), (folder / kPredictionsFile).string(),
+                           (folder / kWarningsFile).string());
   if (missing)
     throw GnuplotMissing(fmt::format("gnuplot not found: install Debian's gnuplot-nox package (apt-get install "
                                      "gnuplot-nox, or scripts/setup.sh); {} was written without its charts, whose "
