@@ -9,8 +9,9 @@
 #include "output/pipes_output.hpp"
 #include "output/prediction_output.hpp"
 #include "roofcast/formats/input_error.hpp"
-#include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
+#include "roofcast/model/device_rates.hpp"
+#include "roofcast/model/kernel_work.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 
 namespace roofcast {
@@ -46,28 +47,29 @@ DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOp
   }
 }
 
+// Predictions go to the printer as they are made: a million of them (100,000 kernels x 10
+// devices) are never held at once. Each kernel's work and each device's rates are worked out once.
 void run_predict_pipes(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
                        const DeviceProfile* reference, const PredictOptions& options) {
-  std::vector<PipesKernelPrediction> predictions;
-  for (const auto& kernel : profile.kernels) {
-    for (const auto& device : devices) {
-      PipesKernelPrediction p{kernel.name, device.name, predict_pipes(kernel, device),
-                              measured_on(kernel, device.name, profile.reference_device), std::nullopt};
-      if (reference && kernel.measured_ms)
-        p.corrected_ms = calibrated_pipes_ms(kernel, device, *reference, *kernel.measured_ms);
-      predictions.push_back(std::move(p));
-    }
-  }
-  if (options.format == "json") {
-    std::cout << json_text(pipes_json(predictions, options.profile));
-  } else if (options.format == "csv") {
-    std::cout << pipes_csv(predictions);
-  } else {
+  if (options.format == "table")
     std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: pipes\n\n", printable(options.profile),
                              profile.kernels.size(),
                              profile.reference_device.empty() ? "unknown" : printable(profile.reference_device));
-    std::cout << pipes_table_text(predictions);
+  const auto printer = pipes_printer(options.format, std::cout, options.profile);
+  std::vector<DeviceRates> rates;
+  for (const auto& device : devices) rates.push_back(device_rates_of(device));
+  for (const auto& kernel : profile.kernels) {
+    const KernelWork work = kernel_work_of(kernel);
+    for (size_t d = 0; d < devices.size(); ++d) {
+      const DeviceProfile& device = devices[d];
+      PipesKernelPrediction p{kernel.name, device.name, predict_pipes(kernel, work, device, rates[d]),
+                              measured_on(kernel, device.name, profile.reference_device), std::nullopt};
+      if (reference && kernel.measured_ms)
+        p.corrected_ms = calibrated_pipes_ms(kernel, device, *reference, *kernel.measured_ms);
+      printer->add(p);
+    }
   }
+  printer->finish();
 }
 
 void run_predict(const PredictOptions& options) {
@@ -77,19 +79,15 @@ void run_predict(const PredictOptions& options) {
   if (options.utilization_correction)
     reference = std::make_unique<DeviceProfile>(reference_device_for(profile, options, devices));
   if (options.model == "pipes") return run_predict_pipes(profile, devices, reference.get(), options);
-  const ProfilePrediction prediction = predict_profile(profile, devices, reference.get());
 
-  if (options.format == "json") {
-    std::cout << json_text(prediction_json(prediction, options.profile));
-  } else if (options.format == "csv") {
-    std::cout << prediction_csv(prediction);
-  } else {
+  if (options.format == "table")
     std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: {}\n\n", printable(options.profile),
                              profile.kernels.size(),
-                             profile.reference_device.empty() ? "unknown" : printable(profile.reference_device),
-                             options.model);
-    std::cout << prediction_table_text(prediction, reference != nullptr);
-  }
+                             profile.reference_device.empty() ? "unknown" : printable(profile.reference_device), options.model);
+  const auto printer = prediction_printer(options.format, std::cout, options.profile, reference != nullptr);
+  const std::vector<DeviceTotal> totals =
+      predict_profile(profile, devices, reference.get(), [&](KernelPrediction&& p) { printer->add(p); });
+  printer->finish(totals);
 }
 
 }  // namespace

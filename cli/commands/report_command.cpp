@@ -5,12 +5,15 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <set>
+#include <sstream>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
+#include "output/table.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
@@ -33,22 +36,62 @@ struct ReportOptions {
   std::vector<std::string> devices;
   std::string output;
   int quadrant_kernels = 3;
+  size_t top = 50;
 };
 
-// The kernels that take the most predicted time over all devices, most first.
-std::vector<const KernelRecord*> heaviest_kernels(const KernelProfile& profile, const ProfilePrediction& prediction,
-                                                  size_t count) {
-  std::vector<std::pair<double, const KernelRecord*>> totals;
-  for (const auto& kernel : profile.kernels) {
+constexpr const char* kPredictionsFile = "predictions.csv";
+constexpr const char* kWarningsFile = "warnings.csv";
+
+// Indices of the kernels that take the most predicted time over all devices, most first.
+std::vector<size_t> heaviest_kernels(const KernelProfile& profile, const ProfilePrediction& prediction, size_t count) {
+  const size_t devices = prediction.totals.size();  // kernel k on device d: kernels[k * devices + d]
+  std::vector<std::pair<double, size_t>> totals;
+  for (size_t k = 0; k < profile.kernels.size(); ++k) {
     double total = 0;
-    for (const auto& p : prediction.kernels)
-      if (p.kernel == kernel.name) total += p.thesis.predicted_ms;
-    totals.emplace_back(total, &kernel);
+    for (size_t d = 0; d < devices; ++d) total += prediction.kernels[k * devices + d].thesis.predicted_ms;
+    totals.emplace_back(total, k);
   }
   std::stable_sort(totals.begin(), totals.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  std::vector<const KernelRecord*> result;
+  std::vector<size_t> result;
   for (size_t i = 0; i < totals.size() && i < count; ++i) result.push_back(totals[i].second);
   return result;
+}
+
+// The report's matrix in full: one row per kernel with its predicted time, bound and measured
+// time on each device, and every warning. A large profile's page shows only its heaviest kernels.
+// Both files become outputs of the report in `outputs`.
+void write_full_data(const std::filesystem::path& folder, const ProfilePrediction& prediction,
+                     const std::vector<ReportWarning>& warnings, OutputFiles& outputs) {
+  const size_t devices = prediction.totals.size();  // kernel k on device d: kernels[k * devices + d]
+  std::ostringstream matrix;
+  {
+    CsvWriter csv(matrix);
+    std::vector<std::string> row = {"kernel", "K_type"};
+    for (const auto& t : prediction.totals)
+      for (const char* column : {"predicted_ms", "bound", "measured_ms"})
+        row.push_back(fmt::format("{} {}", column, t.device));
+    csv.write_row(row);
+    for (size_t k = 0; devices > 0 && k * devices < prediction.kernels.size(); ++k) {
+      const KernelPrediction& first = prediction.kernels[k * devices];
+      row = {first.kernel, std::string(to_string(first.parameters.type))};
+      for (size_t d = 0; d < devices; ++d) {
+        const KernelPrediction& p = prediction.kernels[k * devices + d];
+        row.push_back(fmt::format("{}", p.thesis.predicted_ms));
+        row.push_back(to_string(p.thesis.bound));
+        row.push_back(p.measured_ms ? fmt::format("{}", *p.measured_ms) : "");
+      }
+      csv.write_row(row);
+    }
+  }
+  outputs.add(folder / kPredictionsFile, std::move(matrix).str());
+
+  std::ostringstream text;
+  {
+    CsvWriter csv(text);
+    csv.write_row({"kind", "kernel", "detail"});
+    for (const auto& w : warnings) csv.write_row({to_string(w.kind), w.kernel, w.detail});
+  }
+  outputs.add(folder / kWarningsFile, std::move(text).str());
 }
 
 // Draws `chart` into `folder` as SVG and returns it for the page; when gnuplot is missing,
@@ -91,22 +134,32 @@ void run_report(const ReportOptions& options) {
   content.prediction = &prediction;
   for (const auto& device : devices) content.device_names.push_back(device.name);
   content.warnings = report_warnings(profile, prediction);
+  const bool large = profile.kernels.size() > options.top;
+  if (large) content.shown_kernels = heaviest_kernels(profile, prediction, options.top);
+  std::filesystem::create_directories(folder);
+  write_full_data(folder, prediction, content.warnings, outputs);
+  content.predictions_file = kPredictionsFile;
+  content.warnings_file = kWarningsFile;
   content.generated_by = fmt::format("roofcast, {:%Y-%m-%d %H:%M} UTC",
                                      fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
 
   for (const auto& device : devices) {
     const std::string name = fmt::format("roofline-{}.svg", file_name_part(device.name));
     content.charts.push_back(draw_for_report(
-        roofline_chart(device, &profile, profile_label, *chart_target_for(name)), charts_folder,
+        roofline_chart(device, &profile, profile_label, *chart_target_for(name), options.top), charts_folder,
         fmt::format("Roofline of {}", device.name),
         fmt::format("Each kernel at its operational intensity O_krn and the throughput the model predicts it "
                     "attains on {} (T'_op when compute bound, O_krn x B_mem when memory bound); hollow markers: "
-                    "measured, where known. Marker size: share of the profile's predicted time.",
-                    device.name),
+                    "measured, where known. Marker size: share of the profile's predicted time.{}",
+                    device.name,
+                    large ? fmt::format(" The {} kernels with the most predicted time on this device are drawn.",
+                                        options.top)
+                          : ""),
         missing, outputs));
   }
-  for (const KernelRecord* kernel :
+  for (const size_t index :
        heaviest_kernels(profile, prediction, static_cast<size_t>(std::max(0, options.quadrant_kernels)))) {
+    const KernelRecord* kernel = &profile.kernels[index];
     const std::string name = fmt::format("quadrant-{}.svg", file_name_part(kernel->name));
     content.charts.push_back(draw_for_report(
         quadrant_chart(*kernel, devices, *chart_target_for(name)), charts_folder,
@@ -116,23 +169,32 @@ void run_report(const ReportOptions& options) {
         "is the predicted throughput.",
         missing, outputs));
   }
-  const std::vector<AccuracyEntry> entries = validation_entries_from(prediction);
+  std::vector<AccuracyEntry> entries = validation_entries_from(prediction);
+  if (large) {
+    std::set<std::string_view> shown;
+    for (const size_t k : content.shown_kernels) shown.insert(profile.kernels[k].name);
+    std::erase_if(entries, [&](const AccuracyEntry& e) { return !shown.contains(e.kernel); });
+  }
   if (!entries.empty())
     content.charts.push_back(draw_for_report(
         accuracy_chart(entries, fmt::format("stored in profile {}", profile_label),
                        *chart_target_for("accuracy.svg")),
         charts_folder, "Prediction accuracy",
-        "Predicted against measured time (the band: within 25 %), and the share of predictions within each error. "
-        "Measured times come from the profile (measured_ms, measured_ms_by_device).",
+        fmt::format("Predicted against measured time (the band: within 25 %), and the share of predictions within each "
+                    "error. Measured times come from the profile (measured_ms, measured_ms_by_device).{}",
+                    large ? fmt::format(" Kernels: the {} with the most predicted time; {} has every prediction.",
+                                        options.top, kPredictionsFile)
+                          : ""),
         missing, outputs));
 
   const std::filesystem::path page = folder / "index.html";
   outputs.add(page, html_report(content));
   outputs.commit();
   std::cout << fmt::format("wrote {} ({} kernels on {} devices, {} warnings, {} charts; chart data and gnuplot scripts "
-                           "in {})\n",
+                           "in {}; every prediction in {}, every warning in {})\n",
                            printable(page.string()), profile.kernels.size(), devices.size(), content.warnings.size(),
-                           content.charts.size(), printable(charts_folder.string()));
+                           content.charts.size(), printable(charts_folder.string()),
+                           printable((folder / kPredictionsFile).string()), printable((folder / kWarningsFile).string()));
   if (missing)
     throw GnuplotMissing(fmt::format("gnuplot not found: install Debian's gnuplot-nox package (apt-get install "
                                      "gnuplot-nox, or scripts/setup.sh); {} was written without its charts, whose "
@@ -153,6 +215,10 @@ void add_report_command(CLI::App& app) {
   command->add_option("--quadrant-kernels", options->quadrant_kernels,
                       "Quadrant-split charts for this many of the most time-consuming kernels")
       ->check(CLI::Range(0, 100));
+  command->add_option("--top", options->top,
+                      "Kernels in the tables and roofline charts of a larger profile: the N with the most predicted "
+                      "time (default 50); every prediction is in predictions.csv beside index.html")
+      ->check(CLI::PositiveNumber);
   command->callback([options] { run_report(*options); });
 }
 

@@ -1,7 +1,11 @@
 #include "output/pipes_output.hpp"
 
+#include <map>
+
 #include <fmt/format.h>
 
+#include "output/json_writer.hpp"
+#include "output/prediction_output.hpp"
 #include "output/table.hpp"
 #include "output/validation_output.hpp"
 #include "roofcast/formats/printable_text.hpp"
@@ -10,35 +14,136 @@ namespace roofcast {
 
 namespace {
 
-using nlohmann::json;
-
 std::string ms(double value) { return fmt::format("{:#.4g}", value); }
 std::string optional_ms(const std::optional<double>& value) { return value ? ms(*value) : "-"; }
 std::string error_percent(const std::optional<double>& predicted, const std::optional<double>& measured) {
   if (!predicted || !measured || *measured <= 0) return "-";
   return fmt::format("{:+.1f}", 100 * (*predicted - *measured) / *measured);
 }
-json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
-json costs_json(const std::vector<PipesCost>& costs) {
-  json out = json::object();
-  for (const auto& c : costs) out[c.name] = c.ms;
-  return out;
-}
+class PipesTablePrinter : public PipesPrinter {
+ public:
+  explicit PipesTablePrinter(std::ostream& out) : out_(out) {
+    table_.columns = {{"kernel", false}, {"device", false},  {"limiter", false}, {"compute ms"}, {"memory ms"},
+                      {"launch ms"},     {"predicted ms"},   {"calibrated ms"},  {"measured ms"}, {"error %"}};
+  }
+  void add(const PipesKernelPrediction& p) override {
+    const auto& r = p.prediction;
+    table_.add_row({shortened_kernel_name(p.kernel, 64), p.device, r.limiter, ms(r.compute_ms), ms(r.memory_ms),
+                    ms(r.launch_ms), ms(r.predicted_ms), optional_ms(p.corrected_ms), optional_ms(p.measured_ms),
+                    error_percent(r.predicted_ms, p.measured_ms)});
+  }
+  void finish() override { write_text(table_, out_); }
 
-json latency_json(const LatencyTerm& t) {
-  if (!t.modelled) return {{"modelled", false}, {"note", t.note}};
-  json parts = json::object();
-  for (const auto& part : t.parts) parts[part.name] = part.ns;
-  return {{"modelled", true},
-          {"kind", t.kind},
-          {"instructions_per_warp", t.instructions_per_warp},
-          {"ns_per_instruction", parts},
-          {"waves_per_launch", t.waves},
-          {"resident_warps_per_scheduler", t.resident_warps_per_scheduler},
-          {"warps_to_hide_latency", t.warps_to_hide_latency},
-          {"ms", t.ms}};
-}
+ private:
+  std::ostream& out_;
+  Table table_;
+};
+
+class PipesCsvPrinter : public PipesPrinter {
+ public:
+  explicit PipesCsvPrinter(std::ostream& out) : csv_(out) {
+    csv_.write_row({"kernel", "device", "limiter", "bound", "compute_ms", "memory_ms", "latency_ms",
+                    "compute_wave_factor", "launch_ms", "predicted_ms", "calibrated_ms", "measured_ms"});
+  }
+  void add(const PipesKernelPrediction& p) override {
+    const auto& r = p.prediction;
+    auto number = [](double v) { return fmt::format("{}", v); };
+    csv_.write_row({p.kernel, p.device, r.limiter, to_string(r.bound), number(r.compute_ms), number(r.memory_ms),
+                    number(r.latency.ms), number(r.compute_wave_factor), number(r.launch_ms), number(r.predicted_ms),
+                    p.corrected_ms ? number(*p.corrected_ms) : "", p.measured_ms ? number(*p.measured_ms) : ""});
+  }
+  void finish() override { csv_.flush(); }
+
+ private:
+  CsvWriter csv_;
+};
+
+// The document nlohmann::json would write for {"format", "model", "predictions", "profile",
+// "version"}, keys in its (sorted) order.
+class PipesJsonPrinter : public PipesPrinter {
+ public:
+  PipesJsonPrinter(std::ostream& out, std::string profile_source)
+      : out_(out), json_(out), profile_source_(std::move(profile_source)) {
+    begin_prediction_document(json_, "pipes");
+  }
+  void add(const PipesKernelPrediction& p) override {
+    const auto& r = p.prediction;
+    json_.begin_object();
+    json_.member("blocks_per_launch", r.blocks);
+    json_.member("blocks_per_sm", r.blocks_per_sm);
+    json_.member("bound", to_string(r.bound));
+    json_.member("calibrated_ms", p.corrected_ms);
+    write_costs("compute_costs_ms", r.compute);
+    json_.member("compute_ms", r.compute_ms);
+    json_.member("compute_wave_factor", r.compute_wave_factor);
+    json_.member("device", p.device);
+    json_.member("kernel", p.kernel);
+    write_latency(r.latency);
+    json_.member("latency_ms", r.latency.ms);
+    json_.member("launch_ms", r.launch_ms);
+    json_.member("limiter", r.limiter);
+    json_.member("measured_ms", p.measured_ms);
+    json_.member("measured_pipes", r.work.measured_pipes);
+    write_costs("memory_costs_ms", r.memory);
+    json_.member("memory_ms", r.memory_ms);
+    json_.key("notes");
+    json_.begin_array();
+    for (const auto& note : r.notes) json_.value(note);
+    json_.end_array();
+    json_.member("occupancy_limiter", r.occupancy_limiter);
+    write_numbers("pipe_instructions", r.work.pipe_instructions);
+    json_.member("predicted_ms", r.predicted_ms);
+    write_numbers("tensor_ops", r.work.tensor_ops);
+    json_.end_object();
+  }
+  void finish() override {
+    json_.end_array();
+    json_.member("profile", profile_source_);
+    json_.member("version", 1);
+    json_.end_object();
+    out_ << "\n";
+  }
+
+ private:
+  void write_numbers(std::string_view key, const std::map<std::string, double>& numbers) {
+    json_.key(key);
+    json_.begin_object();
+    for (const auto& [name, value] : numbers) json_.member(name, value);
+    json_.end_object();
+  }
+  // The latency term: what it is made of where it is modelled, else why it is not.
+  void write_latency(const LatencyTerm& t) {
+    json_.key("latency");
+    json_.begin_object();
+    if (!t.modelled) {
+      json_.member("modelled", false);
+      json_.member("note", t.note);
+    } else {
+      json_.member("instructions_per_warp", t.instructions_per_warp);
+      json_.member("kind", t.kind);
+      json_.member("modelled", true);
+      json_.member("ms", t.ms);
+      std::map<std::string, double> parts;
+      for (const auto& part : t.parts) parts[part.name] = part.ns;
+      write_numbers("ns_per_instruction", parts);
+      json_.member("resident_warps_per_scheduler", t.resident_warps_per_scheduler);
+      json_.member("warps_to_hide_latency", t.warps_to_hide_latency);
+      json_.member("waves_per_launch", t.waves);
+    }
+    json_.end_object();
+  }
+  // Costs by name (a later cost of the same name replaces an earlier one, as in a JSON object).
+  void write_costs(std::string_view key, const std::vector<PipesCost>& costs) {
+    std::map<std::string, double> by_name;
+    for (const auto& c : costs) by_name[c.name] = c.ms;
+    write_numbers(key, by_name);
+  }
+
+  std::ostream& out_;
+  JsonWriter json_;
+  std::string profile_source_;
+};
 
 std::string latency_explanation_text(const LatencyTerm& t) {
   if (!t.modelled) return "";
@@ -53,64 +158,11 @@ std::string latency_explanation_text(const LatencyTerm& t) {
 
 }  // namespace
 
-std::string pipes_table_text(const std::vector<PipesKernelPrediction>& predictions) {
-  Table table;
-  table.columns = {{"kernel", false}, {"device", false},  {"limiter", false}, {"compute ms"}, {"memory ms"},
-                   {"launch ms"},     {"predicted ms"},   {"calibrated ms"},  {"measured ms"}, {"error %"}};
-  for (const auto& p : predictions) {
-    const auto& r = p.prediction;
-    table.add_row({shortened_kernel_name(p.kernel, 64), p.device, r.limiter, ms(r.compute_ms), ms(r.memory_ms),
-                   ms(r.launch_ms), ms(r.predicted_ms), optional_ms(p.corrected_ms), optional_ms(p.measured_ms),
-                   error_percent(r.predicted_ms, p.measured_ms)});
-  }
-  return render_text(table);
-}
-
-std::string pipes_csv(const std::vector<PipesKernelPrediction>& predictions) {
-  Table table;
-  for (const char* h : {"kernel", "device", "limiter", "bound", "compute_ms", "memory_ms", "latency_ms", "compute_wave_factor",
-                        "launch_ms", "predicted_ms", "calibrated_ms", "measured_ms"})
-    table.columns.push_back({h});
-  auto number = [](double v) { return fmt::format("{}", v); };
-  for (const auto& p : predictions) {
-    const auto& r = p.prediction;
-    table.add_row({p.kernel, p.device, r.limiter, to_string(r.bound), number(r.compute_ms), number(r.memory_ms),
-                   number(r.latency.ms), number(r.compute_wave_factor), number(r.launch_ms),
-                   number(r.predicted_ms), p.corrected_ms ? number(*p.corrected_ms) : "",
-                   p.measured_ms ? number(*p.measured_ms) : ""});
-  }
-  return render_csv(table);
-}
-
-json pipes_json(const std::vector<PipesKernelPrediction>& predictions, const std::string& profile_source) {
-  json out = json::array();
-  for (const auto& p : predictions) {
-    const auto& r = p.prediction;
-    out.push_back({{"kernel", p.kernel},
-                   {"device", p.device},
-                   {"predicted_ms", r.predicted_ms},
-                   {"calibrated_ms", optional_number(p.corrected_ms)},
-                   {"measured_ms", optional_number(p.measured_ms)},
-                   {"limiter", r.limiter},
-                   {"bound", to_string(r.bound)},
-                   {"compute_costs_ms", costs_json(r.compute)},
-                   {"memory_costs_ms", costs_json(r.memory)},
-                   {"compute_ms", r.compute_ms},
-                   {"memory_ms", r.memory_ms},
-                   {"latency_ms", r.latency.ms},
-                   {"latency", latency_json(r.latency)},
-                   {"blocks_per_launch", r.blocks},
-                   {"blocks_per_sm", r.blocks_per_sm},
-                   {"occupancy_limiter", r.occupancy_limiter},
-                   {"compute_wave_factor", r.compute_wave_factor},
-                   {"launch_ms", r.launch_ms},
-                   {"pipe_instructions", r.work.pipe_instructions},
-                   {"tensor_ops", r.work.tensor_ops},
-                   {"measured_pipes", r.work.measured_pipes},
-                   {"notes", r.notes}});
-  }
-  return {{"format", "roofcast-prediction"}, {"version", 1},           {"model", "pipes"},
-          {"profile", profile_source},        {"predictions", out}};
+std::unique_ptr<PipesPrinter> pipes_printer(const std::string& format, std::ostream& out,
+                                            const std::string& profile_source) {
+  if (format == "json") return std::make_unique<PipesJsonPrinter>(out, profile_source);
+  if (format == "csv") return std::make_unique<PipesCsvPrinter>(out);
+  return std::make_unique<PipesTablePrinter>(out);
 }
 
 std::string pipes_explanation_text(const PipesPrediction& r, const DeviceProfile& device) {

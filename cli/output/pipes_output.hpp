@@ -1,10 +1,10 @@
 #pragma once
 
+#include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/pipes_prediction.hpp"
@@ -20,10 +20,20 @@ struct PipesKernelPrediction {
   std::optional<double> corrected_ms;  // calibrated by measured / predicted on the reference device
 };
 
-// `roofcast predict --model pipes` outputs and `roofcast explain --model pipes`.
-std::string pipes_table_text(const std::vector<PipesKernelPrediction>& predictions);
-std::string pipes_csv(const std::vector<PipesKernelPrediction>& predictions);
-nlohmann::json pipes_json(const std::vector<PipesKernelPrediction>& predictions, const std::string& profile_source);
+// The outputs of `roofcast predict --model pipes`, printed one prediction at a time: a profile
+// of 100,000 kernels on 10 devices makes a million, which are never all held at once (the
+// table keeps only its formatted cells, to align them).
+class PipesPrinter {
+ public:
+  virtual ~PipesPrinter() = default;
+  virtual void add(const PipesKernelPrediction& prediction) = 0;
+  virtual void finish() = 0;
+};
+// `format`: "table", "csv" or "json".
+std::unique_ptr<PipesPrinter> pipes_printer(const std::string& format, std::ostream& out,
+                                            const std::string& profile_source);
+
+// `roofcast explain --model pipes`.
 std::string pipes_explanation_text(const PipesPrediction& prediction, const DeviceProfile& device);
 
 }  // namespace roofcast

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <ostream>
+#include <sstream>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -22,7 +24,7 @@ std::string formula_neutralized(std::string text) {
   return "'" + text;
 }
 
-std::string csv_field(const std::string& cell) {
+std::string csv_field(std::string_view cell) {
   const std::string text = formula_neutralized(printable(cell));
   if (text.find_first_of(",\"") == std::string::npos) return text;
   std::string quoted = "\"";
@@ -33,7 +35,7 @@ std::string csv_field(const std::string& cell) {
   return quoted + "\"";
 }
 
-size_t display_width(const std::string& text) {
+size_t display_width(std::string_view text) {
   // Count UTF-8 code points, not bytes, so that names with non-ASCII letters align.
   return static_cast<size_t>(std::count_if(text.begin(), text.end(),
                                            [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
@@ -41,54 +43,97 @@ size_t display_width(const std::string& text) {
 
 }  // namespace
 
-std::string render_text(const Table& table) {
+void Table::add_row(const std::vector<std::string>& cells) {
+  row_first_cell_.push_back(cell_ends_.size());
+  for (const auto& cell : cells) {
+    text_ += cell;
+    cell_ends_.push_back(text_.size());
+  }
+}
+
+size_t Table::cell_count(size_t row) const {
+  const size_t end = row + 1 < row_first_cell_.size() ? row_first_cell_[row + 1] : cell_ends_.size();
+  return end - row_first_cell_[row];
+}
+
+std::string_view Table::cell(size_t row, size_t column) const {
+  const size_t index = row_first_cell_[row] + column;
+  const size_t begin = index == 0 ? 0 : cell_ends_[index - 1];
+  return std::string_view(text_).substr(begin, cell_ends_[index] - begin);
+}
+
+void write_text(const Table& table, std::ostream& out) {
   std::vector<size_t> widths;
   for (const auto& column : table.columns) widths.push_back(display_width(printable(column.header)));
-  for (const auto& row : table.rows) {
-    for (size_t i = 0; i < row.size() && i < widths.size(); ++i)
-      widths[i] = std::max(widths[i], display_width(printable(row[i])));
+  for (size_t r = 0; r < table.row_count(); ++r) {
+    for (size_t i = 0; i < table.cell_count(r) && i < widths.size(); ++i)
+      widths[i] = std::max(widths[i], display_width(printable(table.cell(r, i))));
   }
-  auto line = [&](const std::vector<std::string>& cells, bool header) {
-    std::string out;
+  std::string text;
+  auto line = [&](auto cell_at, size_t cell_count, bool header) {
+    text.clear();
     for (size_t i = 0; i < widths.size(); ++i) {
-      const std::string cell = i < cells.size() ? printable(cells[i]) : "";
+      const std::string cell = i < cell_count ? printable(cell_at(i)) : std::string();
       const size_t pad = widths[i] - display_width(cell);
       const bool right = table.columns[i].align_right && !header;
-      if (i > 0) out += "  ";
-      if (right) out += std::string(pad, ' ');
-      out += cell;
-      if (!right && i + 1 < widths.size()) out += std::string(pad, ' ');
+      if (i > 0) text += "  ";
+      if (right) text.append(pad, ' ');
+      text += cell;
+      if (!right && i + 1 < widths.size()) text.append(pad, ' ');
     }
-    return out + "\n";
+    text += '\n';
+    out << text;
   };
   size_t total_width = 0;
   for (const size_t w : widths) total_width += w + 2;
   const std::string rule = std::string(total_width > 2 ? total_width - 2 : 0, '-') + "\n";
 
-  std::vector<std::string> headers;
-  for (const auto& column : table.columns) headers.push_back(column.header);
-  std::string out = line(headers, true) + rule;
-  for (size_t r = 0; r < table.rows.size(); ++r) {
-    out += line(table.rows[r], false);
-    if (std::find(table.rules_after.begin(), table.rules_after.end(), r) != table.rules_after.end()) out += rule;
+  line([&](size_t i) { return std::string_view(table.columns[i].header); }, table.columns.size(), true);
+  out << rule;
+  for (size_t r = 0; r < table.row_count(); ++r) {
+    line([&](size_t i) { return table.cell(r, i); }, table.cell_count(r), false);
+    if (std::find(table.rules_after.begin(), table.rules_after.end(), r) != table.rules_after.end()) out << rule;
   }
-  return out;
+}
+
+std::string render_text(const Table& table) {
+  std::ostringstream out;
+  write_text(table, out);
+  return out.str();
+}
+
+CsvWriter::~CsvWriter() { flush(); }
+
+void CsvWriter::flush() {
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
+}
+
+void CsvWriter::write_row(const std::vector<std::string>& cells) {
+  for (size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) buffer_ += ',';
+    buffer_ += csv_field(cells[i]);
+  }
+  buffer_ += '\n';
+  if (buffer_.size() > kFlushBytes) flush();
+}
+
+void write_csv(const Table& table, std::ostream& out) {
+  CsvWriter writer(out);
+  std::vector<std::string> cells;
+  for (const auto& column : table.columns) cells.push_back(column.header);
+  writer.write_row(cells);
+  for (size_t r = 0; r < table.row_count(); ++r) {
+    cells.clear();
+    for (size_t i = 0; i < table.cell_count(r); ++i) cells.emplace_back(table.cell(r, i));
+    writer.write_row(cells);
+  }
 }
 
 std::string render_csv(const Table& table) {
-  std::string out;
-  auto line = [&](const std::vector<std::string>& cells) {
-    for (size_t i = 0; i < cells.size(); ++i) {
-      if (i > 0) out += ',';
-      out += csv_field(cells[i]);
-    }
-    out += "\n";
-  };
-  std::vector<std::string> headers;
-  for (const auto& column : table.columns) headers.push_back(column.header);
-  line(headers);
-  for (const auto& row : table.rows) line(row);
-  return out;
+  std::ostringstream out;
+  write_csv(table, out);
+  return out.str();
 }
 
 }  // namespace roofcast

@@ -1,6 +1,8 @@
 #pragma once
 
+#include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace roofcast {
@@ -13,19 +15,46 @@ struct Table {
     bool align_right = true;  // numbers right, names left
   };
   std::vector<Column> columns;
-  std::vector<std::vector<std::string>> rows;
   // Row indices after which a rule is drawn (e.g. before a totals block).
   std::vector<size_t> rules_after;
 
-  void add_row(std::vector<std::string> cells) { rows.push_back(std::move(cells)); }
+  void add_row(const std::vector<std::string>& cells);
+  size_t row_count() const { return row_first_cell_.size(); }
+  size_t cell_count(size_t row) const;
+  std::string_view cell(size_t row, size_t column) const;
+
+ private:
+  // The cells of every row in one buffer: a million rows (predict on 100,000 kernels x 10
+  // devices) cost their text, not a std::string and a vector per row.
+  std::string text_;
+  std::vector<size_t> cell_ends_;        // end of each cell in text_
+  std::vector<size_t> row_first_cell_;   // index in cell_ends_ of each row's first cell
 };
 
 // Every cell and header is shown as printable() writes it (formats/printable_text.hpp):
 // a control character in a name reaches the terminal as "\x1b", never raw.
+void write_text(const Table& table, std::ostream& out);
 std::string render_text(const Table& table);
+
 // RFC 4180, one record per line: every cell is printable() text (so no line breaks), quoted
 // when it holds a comma or a quote; a text cell starting with = + - or @ (a spreadsheet
-// formula) gets a leading apostrophe (formats.md, "CSV output").
+// formula) gets a leading apostrophe (formats.md, "CSV output"). A CsvWriter writes rows as
+// they come, for outputs too large to hold as a Table.
+class CsvWriter {
+ public:
+  explicit CsvWriter(std::ostream& out) : out_(out) {}
+  CsvWriter(const CsvWriter&) = delete;
+  CsvWriter& operator=(const CsvWriter&) = delete;
+  ~CsvWriter();  // writes what is still buffered
+  void write_row(const std::vector<std::string>& cells);
+  void flush();
+
+ private:
+  static constexpr size_t kFlushBytes = 1 << 16;
+  std::ostream& out_;
+  std::string buffer_;
+};
+void write_csv(const Table& table, std::ostream& out);
 std::string render_csv(const Table& table);
 
 }  // namespace roofcast

@@ -104,7 +104,7 @@ std::string validation_table_text(const ValidationReport& report) {
     for (size_t i = 0; i < kSummaryHeaders.size(); ++i) table.columns.push_back({kSummaryHeaders[i], i > 0});
     if (!summary_rows(report, corrected, [&](std::vector<std::string> row) { table.add_row(std::move(row)); }))
       return "  (none: no reference-device profile or reference times)\n";
-    if (table.rows.size() > 1) table.rules_after.push_back(table.rows.size() - 2);
+    if (table.row_count() > 1) table.rules_after.push_back(table.row_count() - 2);
     return render_text(table);
   };
   return fmt::format("Model {}, reference device {}: {} predictions\n\n", printable(report.model),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -69,14 +70,15 @@ GnuplotChart accuracy_chart(const std::vector<AccuracyEntry>& entries, const std
 
   std::vector<std::string> devices;  // in order of first appearance
   std::map<std::string, std::vector<const AccuracyEntry*>> by_device;
-  std::vector<std::string> kernels;
+  std::set<std::string> kernels;
+  std::vector<std::string> first_kernels;  // the first few, in order of appearance, for the title
   double low = INFINITY, high = 0, worst = 0;
   bool any_corrected = false;
   std::vector<double> all_apes;
   for (const auto& e : entries) {
     if (!by_device.contains(e.device)) devices.push_back(e.device);
     by_device[e.device].push_back(&e);
-    if (std::find(kernels.begin(), kernels.end(), e.kernel) == kernels.end()) kernels.push_back(e.kernel);
+    if (kernels.insert(e.kernel).second && first_kernels.size() < 5) first_kernels.push_back(e.kernel);
     for (double t : {e.predicted_ms, e.measured_ms}) {
       low = std::min(low, t);
       high = std::max(high, t);
@@ -106,7 +108,7 @@ GnuplotChart accuracy_chart(const std::vector<AccuracyEntry>& entries, const std
       fmt::format("data index {} using 1:2:3 with filledcurves lc rgb '#e8e8e8' title 'within 25 %'", band_block),
       fmt::format("data index {} using 1:1 with lines lw 1.5 lc rgb '#444444' title 'predicted = measured'", band_block)};
   std::vector<std::string> distribution;
-  const std::string title_note = kernels.size() <= 4 ? fmt::format(" of {}", fmt::join(kernels, ", ")) : "";
+  const std::string title_note = kernels.size() <= 4 ? fmt::format(" of {}", fmt::join(first_kernels, ", ")) : "";
   for (size_t i = 0; i < devices.size(); ++i) {
     const auto& rows_of = by_device[devices[i]];
     std::string rows;

@@ -50,6 +50,39 @@ std::string time_ms(double ms) {
   return fmt::format("{:.4f}", ms);
 }
 
+// Indices of the kernels the tables show: the chosen ones, or every kernel in profile order.
+std::vector<size_t> kernels_shown(const ReportContent& c) {
+  if (!c.shown_kernels.empty()) return c.shown_kernels;
+  const size_t devices = c.device_names.size();
+  std::vector<size_t> all(devices > 0 ? c.prediction->kernels.size() / devices : 0);
+  for (size_t k = 0; k < all.size(); ++k) all[k] = k;
+  return all;
+}
+
+size_t kernel_count(const ReportContent& c) {
+  return c.device_names.empty() ? 0 : c.prediction->kernels.size() / c.device_names.size();
+}
+
+bool some_kernels_left_out(const ReportContent& c) { return kernels_shown(c).size() < kernel_count(c); }
+
+std::string file_link(const std::string& file) {
+  return fmt::format("<a href=\"{0}\"><code>{0}</code></a>", html_escaped(file));
+}
+
+// What the tables leave out and where the rest is.
+std::string selection_note(const ReportContent& c) {
+  std::string note;
+  if (some_kernels_left_out(c))
+    note = fmt::format("The tables show the {} kernels with the most predicted time (summed over the devices) of {}, "
+                       "the heaviest first.",
+                       kernels_shown(c).size(), kernel_count(c));
+  if (!c.predictions_file.empty())
+    note += fmt::format("{}Every kernel's predicted time, bound and measured time on every device: {}; every "
+                        "intermediate value: <code>roofcast predict --model thesis --format csv</code>.",
+                        note.empty() ? "" : " ", file_link(c.predictions_file));
+  return note.empty() ? "" : "<p>" + note + "</p>\n";
+}
+
 std::string device_totals_table(const ReportContent& c) {
   std::string html =
       "<table><tr><th class=\"name\">Device</th><th>Predicted total (ms)</th><th>Measured total (ms)</th>"
@@ -67,7 +100,7 @@ std::string prediction_matrix(const ReportContent& c) {
   std::string html = "<div class=\"scroll\"><table><tr><th class=\"name\">Kernel</th><th class=\"name\">Type</th>";
   for (const auto& d : c.device_names) html += fmt::format("<th>{}</th>", html_escaped(d));
   html += "</tr>\n";
-  for (size_t k = 0; devices > 0 && k * devices < c.prediction->kernels.size(); ++k) {
+  for (const size_t k : kernels_shown(c)) {
     const auto& first = c.prediction->kernels[k * devices];
     html += fmt::format("<tr><td class=\"name\">{}</td><td class=\"name\">{}</td>", html_escaped(first.kernel),
                         to_string(first.parameters.type));
@@ -86,6 +119,20 @@ std::string prediction_matrix(const ReportContent& c) {
   return html + "</table></div>\n";
 }
 
+std::string details_row(const KernelPrediction& p) {
+  return fmt::format(
+      "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name {}\">{}</td><td>{}</td><td>{}</td>"
+      "<td>{}</td><td>{} %</td><td>{} %</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+      "<td>{}</td><td>{}</td></tr>\n",
+      html_escaped(p.kernel), html_escaped(p.device), to_string(p.thesis.bound), to_string(p.thesis.bound),
+      time_ms(p.thesis.predicted_ms), p.measured_ms ? time_ms(*p.measured_ms) : "&ndash;",
+      p.error ? finite_or_dash(100 * *p.error, "{:+.2f}") : "&ndash;", finite_or_dash(100 * p.parameters.E_mix, "{:.2f}"),
+      finite_or_dash(100 * p.thesis.E_instr, "{:.2f}"), finite_or_dash(p.thesis.T_op, "{:.2f}"),
+      finite_or_dash(p.thesis.T_op_adjusted, "{:.2f}"), finite_or_dash(p.thesis.O_krn, "{:.4f}"),
+      finite_or_dash(p.thesis.O_dev, "{:.4f}"), finite_or_dash(p.parameters.W_comp, "{:.4g}"),
+      finite_or_dash(p.parameters.W_traf, "{:.4g}"));
+}
+
 std::string details_table(const ReportContent& c) {
   std::string html =
       "<details><summary>Every intermediate value of the model (kernel &times; device)</summary>"
@@ -93,32 +140,34 @@ std::string details_table(const ReportContent& c) {
       "<th class=\"name\">Bound</th><th>Predicted ms</th><th>Measured ms</th><th>Error %</th><th>E_mix</th>"
       "<th>E_instr</th><th>T_op</th><th>T'_op</th><th>O_krn</th><th>O_dev</th><th>W_comp</th><th>W_traf (bytes)</th>"
       "</tr>\n";
-  for (const auto& p : c.prediction->kernels) {
-    html += fmt::format(
-        "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name {}\">{}</td><td>{}</td><td>{}</td>"
-        "<td>{}</td><td>{} %</td><td>{} %</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-        "<td>{}</td><td>{}</td></tr>\n",
-        html_escaped(p.kernel), html_escaped(p.device), to_string(p.thesis.bound), to_string(p.thesis.bound),
-        time_ms(p.thesis.predicted_ms), p.measured_ms ? time_ms(*p.measured_ms) : "&ndash;",
-        p.error ? finite_or_dash(100 * *p.error, "{:+.2f}") : "&ndash;", finite_or_dash(100 * p.parameters.E_mix, "{:.2f}"),
-        finite_or_dash(100 * p.thesis.E_instr, "{:.2f}"), finite_or_dash(p.thesis.T_op, "{:.2f}"),
-        finite_or_dash(p.thesis.T_op_adjusted, "{:.2f}"), finite_or_dash(p.thesis.O_krn, "{:.4f}"),
-        finite_or_dash(p.thesis.O_dev, "{:.4f}"), finite_or_dash(p.parameters.W_comp, "{:.4g}"),
-        finite_or_dash(p.parameters.W_traf, "{:.4g}"));
-  }
+  const size_t devices = c.device_names.size();
+  for (const size_t k : kernels_shown(c))
+    for (size_t d = 0; d < devices; ++d) html += details_row(c.prediction->kernels[k * devices + d]);
   return html + "</table></div></details>\n";
 }
 
 std::string warnings_list(const ReportContent& c) {
   if (c.warnings.empty()) return "<p>No warnings: no short invocations, no kernel with most of its traffic in L2, "
                                  "no compute-bound kernel under 25 % utilization.</p>\n";
+  // A large profile lists the warnings of the kernels the tables show; the file has them all.
+  std::set<std::string_view> shown;
+  if (some_kernels_left_out(c))
+    for (const size_t k : kernels_shown(c)) shown.insert(c.profile->kernels[k].name);
   std::string html;
   for (const auto kind : {ReportWarning::Kind::l2_traffic, ReportWarning::Kind::short_invocation,
                           ReportWarning::Kind::low_utilization}) {
     std::string items;
-    for (const auto& w : c.warnings)
-      if (w.kind == kind)
+    size_t others = 0;
+    for (const auto& w : c.warnings) {
+      if (w.kind != kind) continue;
+      if (shown.empty() || shown.contains(w.kernel))
         items += fmt::format("<li><strong>{}</strong>: {}</li>\n", html_escaped(w.kernel), html_escaped(w.detail));
+      else
+        ++others;
+    }
+    if (others > 0)
+      items += fmt::format("<li>and {} more kernels{}</li>\n", others,
+                           c.warnings_file.empty() ? "" : " (all in " + file_link(c.warnings_file) + ")");
     if (items.empty()) continue;
     html += fmt::format("<p><span class=\"kind\">{}</span>{}</p>\n<ul class=\"warnings\">\n{}</ul>\n",
                         to_string(kind), html_escaped(explanation(kind)), items);
@@ -208,7 +257,7 @@ std::string html_report(const ReportContent& c) {
   html += "<h2>Predicted time per kernel (ms)</h2>\n"
           "<p>M: memory bound (limited by DRAM bandwidth), C: compute bound (limited by the kernel's adjusted "
           "throughput T'_op). Measured times, where the profile has them, below with the prediction's error.</p>\n" +
-          prediction_matrix(c) + details_table(c);
+          selection_note(c) + prediction_matrix(c) + details_table(c);
   html += "<h2>Charts</h2>\n" + charts_section(c);
   html += "<p class=\"meta\">Written by roofcast. Method: model.md (thesis chapters 3-4): predicted time = W_comp / "
           "min(T'_op, O_krn &times; B_mem).</p>\n</body>\n</html>\n";

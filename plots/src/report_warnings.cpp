@@ -77,7 +77,9 @@ double l2_bytes_of(const KernelRecord& kernel) {
 
 std::vector<ReportWarning> report_warnings(const KernelProfile& profile, const ProfilePrediction& prediction) {
   std::vector<ReportWarning> warnings;
-  for (const auto& kernel : profile.kernels) {
+  const size_t device_count = prediction.totals.size();  // kernel k on device d: kernels[k * devices + d]
+  for (size_t k = 0; k < profile.kernels.size(); ++k) {
+    const KernelRecord& kernel = profile.kernels[k];
     const KernelParameters parameters = kernel_parameters_of(kernel);
 
     const double l2 = l2_bytes_of(kernel);
@@ -90,8 +92,8 @@ std::vector<ReportWarning> report_warnings(const KernelProfile& profile, const P
 
     std::vector<std::string> short_on, low_on;
     double shortest = INFINITY, lowest = INFINITY;
-    for (const auto& p : prediction.kernels) {
-      if (p.kernel != kernel.name) continue;
+    for (size_t d = 0; d < device_count; ++d) {
+      const KernelPrediction& p = prediction.kernels.at(k * device_count + d);
       const double per_invocation = p.thesis.predicted_ms / kernel.invocations;
       const double measured_per_invocation = p.measured_ms ? *p.measured_ms / kernel.invocations : INFINITY;
       if (std::min(per_invocation, measured_per_invocation) < kShortInvocationMs) {

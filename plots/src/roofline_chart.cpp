@@ -177,8 +177,22 @@ std::string kernel_key_text(const RooflineKernelPoint& k) {
   return text;
 }
 
+// The `max_kernels` points with the most predicted time, heaviest first and numbered so; the
+// others are counted in `left_out`.
+std::vector<RooflineKernelPoint> heaviest_points(std::vector<RooflineKernelPoint> points, size_t max_kernels,
+                                                 size_t& left_out) {
+  left_out = 0;
+  if (points.size() <= max_kernels) return points;
+  left_out = points.size() - max_kernels;
+  std::stable_sort(points.begin(), points.end(),
+                   [](const auto& a, const auto& b) { return a.predicted_ms > b.predicted_ms; });
+  points.resize(max_kernels);
+  for (size_t i = 0; i < points.size(); ++i) points[i].number = static_cast<int>(i) + 1;
+  return points;
+}
+
 void write_kernels(DataFile& data, std::string& script, std::vector<std::string>& clauses,
-                   const std::vector<RooflineKernelPoint>& kernels, const Layout& layout) {
+                   const std::vector<RooflineKernelPoint>& kernels, size_t left_out, const Layout& layout) {
   std::string rows;
   bool any_measured = false;
   for (const auto& k : kernels) {
@@ -205,10 +219,14 @@ void write_kernels(DataFile& data, std::string& script, std::vector<std::string>
                           quoted(kernel_key_text(k)), key_left, kTop - step * (static_cast<double>(i) + 0.5),
                           chart_style::color_of(k.type));
   }
-  if (kernels.size() > shown)
-    script += fmt::format("set label {} at screen {:.3f}, {:.3f} left font ',9'\n",
-                          quoted(fmt::format("... and {} more kernels (all are in the data file)", kernels.size() - shown)),
-                          key_left, kTop - step * (static_cast<double>(shown) + 0.5));
+  if (kernels.size() > shown || left_out > 0)
+    script += fmt::format(
+        "set label {} at screen {:.3f}, {:.3f} left font ',9'\n",
+        quoted(left_out == 0
+                   ? fmt::format("... and {} more kernels (all are in the data file)", kernels.size() - shown)
+                   : fmt::format("... {} more in the data file; {} lighter kernels not drawn", kernels.size() - shown,
+                                 left_out)),
+        key_left, kTop - step * (static_cast<double>(shown) + 0.5));
   script += "\n";
   if (rows.empty()) return;
 
@@ -261,21 +279,18 @@ std::vector<RooflineCeiling> roofline_ceilings(const DeviceProfile& device) {
 }
 
 std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile) {
-  const ProfilePrediction prediction = predict_profile(profile, {device});
-  require_finite_times(prediction);
-  double total_ms = 0;
-  for (const auto& p : prediction.kernels) total_ms += p.thesis.predicted_ms;
   std::vector<RooflineKernelPoint> points;
-  for (const auto& p : prediction.kernels) {
+  points.reserve(profile.kernels.size());
+  const std::vector<DeviceTotal> totals = predict_profile(profile, {device}, nullptr, [&](KernelPrediction&& p) {
+    require_finite_times(p);
     RooflineKernelPoint k;
     k.number = static_cast<int>(points.size()) + 1;
-    k.name = p.kernel;
+    k.name = std::move(p.kernel);
     k.type = p.parameters.type;
     k.bound = p.thesis.bound;
     k.O_krn = p.thesis.O_krn;
     k.predicted_gops = p.thesis.T_predicted;
     k.predicted_ms = p.thesis.predicted_ms;
-    k.time_share = total_ms > 0 ? p.thesis.predicted_ms / total_ms : 0;
     k.measured_ms = p.measured_ms;
     if (p.measured_ms && *p.measured_ms > 0) {
       const double measured_gops = p.parameters.W_comp / (*p.measured_ms * 1e6);
@@ -283,19 +298,22 @@ std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& dev
     }
     k.drawable = chartable(k.O_krn) && chartable(k.predicted_gops);
     points.push_back(std::move(k));
-  }
+  });
+  const double total_ms = totals.at(0).predicted_ms;
+  for (auto& k : points) k.time_share = total_ms > 0 ? k.predicted_ms / total_ms : 0;
   return points;
 }
 
 GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* profile, const std::string& profile_label,
-                            const ChartTarget& target) {
+                            const ChartTarget& target, size_t max_kernels) {
   const std::vector<RooflineCeiling> ceilings = roofline_ceilings(device);
   for (const auto& c : ceilings)
     if (!chartable(c.value))
       throw InputError(fmt::format("roofline of {}: the {} peak {} {} is outside what the chart can draw ({:g} to {:g})",
                                    device.name, c.name, c.value, c.unit, kChartMin, kChartMax));
   std::vector<RooflineKernelPoint> kernels;
-  if (profile) kernels = roofline_kernel_points(device, *profile);
+  size_t left_out = 0;
+  if (profile) kernels = heaviest_points(roofline_kernel_points(device, *profile), max_kernels, left_out);
   const Layout layout = layout_for(ceilings, kernels, device.roofline_sweep, profile != nullptr);
 
   GnuplotChart chart;
@@ -350,7 +368,7 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
                                   quoted(fmt::format("measured {} sweep (mixbench)", precision))));
   }
 
-  if (profile) write_kernels(data, script, clauses, kernels, layout);
+  if (profile) write_kernels(data, script, clauses, kernels, left_out, layout);
   script += "# Roofs, then measured sweeps, then kernels.\n" + gnuplot::plot_command(clauses);
   chart.data = data.text();
   chart.script = std::move(script);

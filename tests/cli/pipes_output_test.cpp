@@ -1,5 +1,8 @@
 // The pipes model's outputs show the latency term where it is modelled.
+#include <sstream>
+
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "output/pipes_output.hpp"
 
@@ -25,11 +28,20 @@ PipesPrediction latency_bound_prediction() {
   return p;
 }
 
+// What `predict --model pipes --format <format>` prints for `predictions`.
+std::string printed(const std::string& format, const std::vector<PipesKernelPrediction>& predictions) {
+  std::ostringstream out;
+  const auto printer = pipes_printer(format, out, "p.json");
+  for (const auto& p : predictions) printer->add(p);
+  printer->finish();
+  return out.str();
+}
+
 }  // namespace
 
 TEST_CASE("pipes outputs: the latency term in JSON, CSV and the explanation") {
   const PipesKernelPrediction k{"serial", "H200", latency_bound_prediction(), 238.0, std::nullopt};
-  const auto json = pipes_json({k}, "p.json");
+  const auto json = nlohmann::json::parse(printed("json", {k}));
   const auto& p = json["predictions"][0];
   CHECK(p["limiter"] == "latency (fp32 dependency)");
   CHECK(p["latency_ms"].get<double>() == Approx(239.7));
@@ -38,7 +50,7 @@ TEST_CASE("pipes outputs: the latency term in JSON, CSV and the explanation") {
   CHECK(p["latency"]["ns_per_instruction"]["dependency"].get<double>() == Approx(4.2));
   CHECK(p["latency"]["warps_to_hide_latency"].get<double>() == Approx(9.4));
 
-  CHECK_THAT(pipes_csv({k}), Catch::Contains("latency_ms") && Catch::Contains("239.7"));
+  CHECK_THAT(printed("csv", {k}), Catch::Contains("latency_ms") && Catch::Contains("239.7"));
 
   DeviceProfile device;
   device.name = "H200";

@@ -119,3 +119,22 @@ TEST_CASE("devices lists the six thesis GPUs") {
   for (const char* name : {"GTX-480", "GTX-660", "GTX-960", "GTX-1060 6GB", "Tesla M2050", "Tesla K20c", "1940.80"})
     CHECK_THAT(result.out, Catch::Contains(name));
 }
+
+TEST_CASE("predict --format json is written as nlohmann's dump(2) of the same document") {
+  // Names with characters JSON escapes; the output is streamed, not built as a document first.
+  const std::string profile = roofcast::testing::temporary_file("escapes.json", R"({
+    "format": "roofcast-profile", "version": 1, "reference_device": "GTX-660",
+    "kernels": [
+      {"name": "k<\"quoted\", tab\t>", "measured_ms": 2.5,
+       "parameters": {"K_type": "fp32", "W_comp": 1e9, "W_traf": 1e8, "E_mix": 0.6, "D_ops": 0.2, "D_ldst": 0.1}},
+      {"name": "caf\u00e9 \\ back", "invocations": 3,
+       "parameters": {"K_type": "int", "W_comp": 2e8, "W_traf": 0, "E_mix": 0.5, "D_ops": 0.3, "D_ldst": 0.2}}]})");
+  for (const char* model : {"thesis", "pipes"}) {
+    INFO(model);
+    const auto result = run_roofcast({"predict", "--model", model, "--profile", profile, "--device", "GTX-660",
+                                      "--device", "GTX-480", "--utilization-correction", "--format", "json"});
+    REQUIRE(result.exit_code == 0);
+    CHECK(result.out == nlohmann::json::parse(result.out).dump(2) + "\n");
+    CHECK(nlohmann::json::parse(result.out)["predictions"].size() == 4);
+  }
+}

@@ -2,6 +2,7 @@
 
 #include "roofcast/data/bundled_data.hpp"
 #include "roofcast/model/device_ranking.hpp"
+#include "many_kernels.hpp"
 
 TEST_CASE("devices rank by predicted kernel time with their longest kernels") {
   const auto profile = roofcast::find_bundled_profile("thesis-redblack");
@@ -72,4 +73,27 @@ TEST_CASE("kernels shorter than a launch are charged the launch time, and missin
   // 100 invocations x (5 us - 0.001 us each): 100 x 0.004999 ms.
   CHECK(ranks[0].launch_gaps_ms == Approx(100 * (5e-3 - 1e-6)));
   CHECK(ranks[0].missing_transfer_fits == std::vector<std::string>{"d2h_pageable"});
+}
+
+TEST_CASE("ranking 40,000 kernels takes linear time (no lookup by kernel name)") {
+  const roofcast::KernelProfile profile = roofcast::testing::many_kernels(40000);
+  std::vector<roofcast::DeviceProfile> devices{*roofcast::find_bundled_device("GTX-660")};
+  devices[0].extra_throughput["launch_overhead_us"] = 5;
+  const roofcast::ProfilePrediction prediction = roofcast::predict_profile(profile, devices);
+  std::vector<roofcast::DeviceRank> ranks;
+  // A lookup by name per kernel made 800 million string comparisons here (seconds).
+  CHECK(roofcast::testing::seconds_of([&] { ranks = roofcast::rank_devices(prediction, profile, devices, 2); }) < 1.0);
+  REQUIRE(ranks.size() == 1);
+  CHECK(ranks[0].kernels_ms == Approx(40000 * prediction.kernels[0].thesis.predicted_ms));
+  REQUIRE(ranks[0].top_kernels.size() == 2);  // equal times: the first two in profile order
+  CHECK(ranks[0].top_kernels[0].kernel == "sor_red_variant_0");
+  CHECK(ranks[0].top_kernels[1].kernel == "sor_red_variant_1");
+}
+
+TEST_CASE("ranking refuses a prediction of another profile or other devices") {
+  const roofcast::KernelProfile profile = roofcast::testing::many_kernels(3);
+  const std::vector<roofcast::DeviceProfile> devices{*roofcast::find_bundled_device("GTX-660")};
+  const roofcast::ProfilePrediction prediction = roofcast::predict_profile(profile, devices);
+  const roofcast::KernelProfile other = roofcast::testing::many_kernels(2);
+  CHECK_THROWS_AS(roofcast::rank_devices(prediction, other, devices), std::invalid_argument);
 }

@@ -1,6 +1,7 @@
 // `roofcast plot` and `roofcast report` run as a user runs them.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
@@ -200,4 +201,29 @@ TEST_CASE("a report that fails at its last file writes none of its files") {
   std::set<std::string> names;
   for (const auto& entry : fs::recursive_directory_iterator(report)) names.insert(entry.path().filename().string());
   CHECK(names == std::set<std::string>{"index.html", "charts"});  // the charts folder is made, and stays empty
+}
+
+TEST_CASE("report --top: a larger profile shows its heaviest kernels and links every prediction") {
+  const auto folder = fresh_folder("report-top");
+  const auto result = run_roofcast({"report", "--profile", "thesis-rodinia", "--device", "GTX-660", "--top", "5",
+                                    "--quadrant-kernels", "0", "--output", folder.string()});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const std::string html = slurp(folder / "index.html");
+  CHECK_THAT(html, Catch::Contains("The tables show the 5 kernels with the most predicted time"));
+  CHECK_THAT(html, Catch::Contains("<a href=\"predictions.csv\">"));
+  // The matrix and the details list 5 kernels on the one device, not Rodinia's 28.
+  size_t rows = 0;
+  for (size_t at = html.find("<tr><td class=\"name\">"); at != std::string::npos;
+       at = html.find("<tr><td class=\"name\">", at + 1))
+    ++rows;
+  CHECK(rows == 1 + 5 + 5);  // the totals row, the matrix, the details
+  CHECK_THAT(html, Catch::Contains("more kernels (all in <a href=\"warnings.csv\">"));
+  // Every kernel is in the linked file: a header and 28 rows.
+  const std::string csv = slurp(folder / "predictions.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 28);
+  CHECK_THAT(csv, Catch::StartsWith("kernel,K_type,predicted_ms GTX-660,bound GTX-660,measured_ms GTX-660\n"));
+  CHECK_THAT(slurp(folder / "warnings.csv"), Catch::StartsWith("kind,kernel,detail\n"));
+  // The roofline draws the 5 heaviest and says so.
+  CHECK_THAT(slurp(folder / "charts" / "roofline-gtx-660.gp"), Catch::Contains("23 lighter kernels not drawn"));
 }

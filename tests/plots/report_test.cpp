@@ -4,6 +4,7 @@
 #include "roofcast/data/bundled_data.hpp"
 #include "roofcast/plots/html_report.hpp"
 #include "roofcast/plots/report_warnings.hpp"
+#include "many_kernels.hpp"
 #include "xml_tree.hpp"
 
 using namespace roofcast;
@@ -104,4 +105,44 @@ TEST_CASE("html report: tables, grouped warnings, charts or the note that replac
                                "cd x &amp;&amp; gnuplot a.gp", "Not drawn: gnuplot is not installed"})
     CHECK_THAT(html, Catch::Contains(expected));
   CHECK_THAT(html, !Catch::Contains("<script"));
+}
+
+TEST_CASE("warnings for 40,000 kernels take linear time (no lookup by kernel name)") {
+  const KernelProfile profile = roofcast::testing::many_kernels(40000);
+  const std::vector<DeviceProfile> devices{device("GTX-660")};
+  const ProfilePrediction prediction = predict_profile(profile, devices);
+  std::vector<ReportWarning> warnings;
+  // A lookup by name per kernel made 800 million string comparisons here (seconds).
+  CHECK(roofcast::testing::seconds_of([&] { warnings = report_warnings(profile, prediction); }) < 1.0);
+  CHECK(warnings.size() == warnings_for(profile.kernels[0], devices).size() * 40000);
+}
+
+TEST_CASE("html report of a large profile: the chosen kernels, the rest in the linked files") {
+  const KernelProfile profile = roofcast::testing::many_kernels(6);
+  const std::vector<DeviceProfile> devices{device("GTX-480"), device("GTX-660")};
+  const ProfilePrediction prediction = predict_profile(profile, devices);
+  ReportContent content;
+  content.profile_label = "many";
+  content.profile = &profile;
+  content.prediction = &prediction;
+  content.device_names = {"GTX-480", "GTX-660"};
+  content.shown_kernels = {4, 1};
+  content.predictions_file = "predictions.csv";
+  content.warnings_file = "warnings.csv";
+  content.warnings = {{ReportWarning::Kind::short_invocation, "sor_red_variant_4", "shown"},
+                      {ReportWarning::Kind::short_invocation, "sor_red_variant_0", "left out"},
+                      {ReportWarning::Kind::short_invocation, "sor_red_variant_2", "left out"}};
+  const std::string html = html_report(content);
+  CHECK_THAT(html, Catch::Contains("The tables show the 2 kernels with the most predicted time (summed over the "
+                                   "devices) of 6"));
+  CHECK_THAT(html, Catch::Contains("<a href=\"predictions.csv\"><code>predictions.csv</code></a>"));
+  CHECK_THAT(html, Catch::Contains("<li>and 2 more kernels (all in <a href=\"warnings.csv\">"));
+  CHECK_THAT(html, Catch::Contains("<strong>sor_red_variant_4</strong>: shown"));
+  CHECK_THAT(html, !Catch::Contains("left out"));
+  // The matrix rows, then the details rows (kernel x device), in the chosen order.
+  const size_t matrix_4 = html.find("<tr><td class=\"name\">sor_red_variant_4</td><td class=\"name\">");
+  const size_t matrix_1 = html.find("<tr><td class=\"name\">sor_red_variant_1</td><td class=\"name\">");
+  CHECK(matrix_4 < matrix_1);
+  CHECK(html.find("sor_red_variant_0</td>") == std::string::npos);
+  CHECK(html.find("sor_red_variant_5</td>") == std::string::npos);
 }

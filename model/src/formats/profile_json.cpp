@@ -80,11 +80,12 @@ class Field {
   std::string path_;
 };
 
-json parse_document(std::string_view text, const std::string& source) {
+json parse_document(std::string_view text, const std::string& source,
+                    const json::parser_callback_t& callback = nullptr) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw InputError(fmt::format("{}: empty file, expected a JSON object", source));
   try {
-    return json::parse(text);
+    return json::parse(text, callback);
   } catch (const json::parse_error& error) {
     throw InputError(fmt::format("{}: not valid JSON (byte {}): {}", source, error.byte,
                                  error.byte >= text.size() ? "the file ends too early (truncated?)"
@@ -325,14 +326,44 @@ DeviceProfile parse_device_profile(std::string_view json_text, const std::string
 }
 
 KernelProfile parse_kernel_profile(std::string_view json_text, const std::string& source) {
-  const json document = parse_document(json_text, source);
+  // Each kernel is read as soon as the parser has it and then dropped from the document: a
+  // profile of 100,000 kernels never holds its whole JSON tree (hundreds of MB). A bad kernel
+  // is reported after the file's syntax and header are checked, as if read from the tree.
+  std::vector<KernelRecord> kernels;
+  std::optional<InputError> kernel_error;
+  bool in_kernels = false;
+  std::string top_level_key;
+  auto read_kernel = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (depth == 1 && event == json::parse_event_t::key) top_level_key = parsed.get<std::string>();
+    if (depth == 1 && event == json::parse_event_t::array_start) {
+      in_kernels = top_level_key == "kernels";
+      if (in_kernels) {  // a repeated key: the last one counts, as in a JSON tree
+        kernels.clear();
+        kernel_error.reset();
+      }
+    }
+    if (depth == 1 && event == json::parse_event_t::array_end) in_kernels = false;
+    const bool kernel_read = event == json::parse_event_t::object_end || event == json::parse_event_t::array_end ||
+                             event == json::parse_event_t::value;
+    if (!in_kernels || depth != 2 || !kernel_read) return true;
+    if (!kernel_error) {
+      try {
+        kernels.push_back(parse_kernel(Field(parsed, source, fmt::format("kernels[{}]", kernels.size()))));
+      } catch (const InputError& error) {
+        kernel_error = error;
+      }
+    }
+    return false;
+  };
+  const json document = parse_document(json_text, source, read_kernel);
   const Field root = check_header(document, source, "roofcast-profile");
   KernelProfile profile;
   if (root.has("reference_device")) profile.reference_device = root.member("reference_device").string();
-  const Field kernels = root.member("kernels");
-  const json& array = kernels.array();
-  if (array.empty()) kernels.fail("is empty, expected at least one kernel");
-  for (size_t i = 0; i < array.size(); ++i) profile.kernels.push_back(parse_kernel(kernels.element(i)));
+  const Field kernels_field = root.member("kernels");
+  kernels_field.array();
+  if (kernel_error) throw *kernel_error;
+  if (kernels.empty()) kernels_field.fail("is empty, expected at least one kernel");
+  profile.kernels = std::move(kernels);
   if (root.has("transfers")) {
     const Field transfers = root.member("transfers");
     for (size_t i = 0; i < transfers.array().size(); ++i)

@@ -1,29 +1,41 @@
 #include "roofcast/model/device_ranking.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <stdexcept>
 
 namespace roofcast {
 
 namespace {
 
+// `device_index`: the device's place in the devices `prediction` was made for (kernel-major:
+// kernel k on device d is prediction.kernels[k * devices + d]).
 void add_kernels(DeviceRank& rank, const ProfilePrediction& prediction, const KernelProfile& profile,
-                 const DeviceProfile& device, size_t top) {
+                 const DeviceProfile& device, size_t device_index, size_t device_count, size_t top) {
   const auto overhead = device.extra_throughput.find("launch_overhead_us");
-  for (const auto& p : prediction.kernels) {
-    if (p.device != device.name) continue;
-    rank.kernels_ms += p.thesis.predicted_ms;
-    rank.top_kernels.push_back({p.kernel, p.thesis.predicted_ms, 0, p.thesis.bound});
+  auto prediction_of = [&](size_t k) -> const KernelPrediction& {
+    return prediction.kernels[k * device_count + device_index];
+  };
+  for (size_t k = 0; k < profile.kernels.size(); ++k) {
+    const double predicted_ms = prediction_of(k).thesis.predicted_ms;
+    rank.kernels_ms += predicted_ms;
     if (overhead == device.extra_throughput.end()) continue;
-    for (const auto& kernel : profile.kernels) {
-      if (kernel.name != p.kernel) continue;
-      const double per_invocation_ms = p.thesis.predicted_ms / kernel.invocations;
-      rank.launch_gaps_ms += kernel.invocations * std::max(0.0, overhead->second * 1e-3 - per_invocation_ms);
-    }
+    const int invocations = profile.kernels[k].invocations;
+    rank.launch_gaps_ms += invocations * std::max(0.0, overhead->second * 1e-3 - predicted_ms / invocations);
   }
-  for (auto& k : rank.top_kernels) k.share = rank.kernels_ms > 0 ? k.predicted_ms / rank.kernels_ms : 0;
-  std::stable_sort(rank.top_kernels.begin(), rank.top_kernels.end(),
-                   [](const auto& a, const auto& b) { return a.predicted_ms > b.predicted_ms; });
-  if (rank.top_kernels.size() > top) rank.top_kernels.resize(top);
+  // The `top` longest kernels, ties in profile order.
+  std::vector<size_t> order(profile.kernels.size());
+  std::iota(order.begin(), order.end(), 0);
+  const auto kept = static_cast<std::ptrdiff_t>(std::min(top, order.size()));
+  std::partial_sort(order.begin(), order.begin() + kept, order.end(), [&](size_t a, size_t b) {
+    const double a_ms = prediction_of(a).thesis.predicted_ms, b_ms = prediction_of(b).thesis.predicted_ms;
+    return a_ms != b_ms ? a_ms > b_ms : a < b;
+  });
+  for (auto k = order.begin(); k != order.begin() + kept; ++k) {
+    const KernelPrediction& p = prediction_of(*k);
+    rank.top_kernels.push_back({p.kernel, p.thesis.predicted_ms,
+                                rank.kernels_ms > 0 ? p.thesis.predicted_ms / rank.kernels_ms : 0, p.thesis.bound});
+  }
 }
 
 void add_transfers(DeviceRank& rank, const KernelProfile& profile, const DeviceProfile& device) {
@@ -50,11 +62,14 @@ void add_transfers(DeviceRank& rank, const KernelProfile& profile, const DeviceP
 
 std::vector<DeviceRank> rank_devices(const ProfilePrediction& prediction, const KernelProfile& profile,
                                      const std::vector<DeviceProfile>& devices, size_t top) {
+  if (prediction.kernels.size() != profile.kernels.size() * devices.size())
+    throw std::invalid_argument("rank_devices: the prediction is not of this profile on these devices");
   std::vector<DeviceRank> ranks;
-  for (const auto& device : devices) {
+  for (size_t d = 0; d < devices.size(); ++d) {
+    const DeviceProfile& device = devices[d];
     DeviceRank rank;
     rank.device = device.name;
-    add_kernels(rank, prediction, profile, device, top);
+    add_kernels(rank, prediction, profile, device, d, devices.size(), top);
     add_transfers(rank, profile, device);
     rank.total_ms = rank.kernels_ms + rank.launch_gaps_ms + rank.transfers_ms;
     rank.transfer_share = rank.total_ms > 0 ? rank.transfers_ms / rank.total_ms : 0;

@@ -204,10 +204,14 @@ const std::vector<PipesTermName>& pipes_term_names() {
 }
 
 PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms) {
+  return predict_pipes(kernel, kernel_work_of(kernel), device, device_rates_of(device), terms);
+}
+
+PipesPrediction predict_pipes(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
+                              const DeviceRates& rates, const PipesTerms& terms) {
   PipesPrediction p;
-  p.work = kernel_work_of(kernel);
+  p.work = work;
   p.notes = p.work.notes;
-  const DeviceRates rates = device_rates_of(device);
   p.notes.insert(p.notes.end(), rates.notes.begin(), rates.notes.end());
 
   add_compute_costs(p.work, rates, terms, p);

@@ -10,13 +10,14 @@ std::optional<double> measured_on(const KernelRecord& kernel, const std::string&
   return std::nullopt;
 }
 
-ProfilePrediction predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
-                                  const DeviceProfile* reference) {
-  ProfilePrediction result;
+std::vector<DeviceTotal> predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
+                                         const DeviceProfile* reference,
+                                         const std::function<void(KernelPrediction&&)>& visit) {
+  std::vector<DeviceTotal> totals;
   for (const auto& device : devices) {
     DeviceTotal total;
     total.device = device.name;
-    result.totals.push_back(total);
+    totals.push_back(total);
   }
   std::vector<bool> all_measured(devices.size(), true), all_corrected(devices.size(), reference != nullptr);
   std::vector<double> measured_sum(devices.size(), 0), corrected_sum(devices.size(), 0);
@@ -42,18 +43,27 @@ ProfilePrediction predict_profile(const KernelProfile& profile, const std::vecto
         if (p.measured_ms) p.corrected_error = prediction_error(*p.corrected_ms, *p.measured_ms);
       }
 
-      DeviceTotal& total = result.totals[d];
+      DeviceTotal& total = totals[d];
       total.predicted_ms += p.thesis.predicted_ms;
       (p.thesis.bound == Bound::memory ? total.memory_bound_kernels : total.compute_bound_kernels) += 1;
       if (p.measured_ms) measured_sum[d] += *p.measured_ms; else all_measured[d] = false;
       if (p.corrected_ms) corrected_sum[d] += *p.corrected_ms; else all_corrected[d] = false;
-      result.kernels.push_back(std::move(p));
+      visit(std::move(p));
     }
   }
   for (size_t d = 0; d < devices.size(); ++d) {
-    if (all_measured[d] && !profile.kernels.empty()) result.totals[d].measured_ms = measured_sum[d];
-    if (all_corrected[d] && !profile.kernels.empty()) result.totals[d].corrected_ms = corrected_sum[d];
+    if (all_measured[d] && !profile.kernels.empty()) totals[d].measured_ms = measured_sum[d];
+    if (all_corrected[d] && !profile.kernels.empty()) totals[d].corrected_ms = corrected_sum[d];
   }
+  return totals;
+}
+
+ProfilePrediction predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
+                                  const DeviceProfile* reference) {
+  ProfilePrediction result;
+  result.kernels.reserve(profile.kernels.size() * devices.size());
+  result.totals = predict_profile(profile, devices, reference,
+                                  [&](KernelPrediction&& p) { result.kernels.push_back(std::move(p)); });
   return result;
 }
 

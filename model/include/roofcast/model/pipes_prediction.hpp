@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "roofcast/model/device_profile.hpp"
+#include "roofcast/model/device_rates.hpp"
 #include "roofcast/model/kernel_profile.hpp"
 #include "roofcast/model/kernel_work.hpp"
 #include "roofcast/model/latency_term.hpp"
@@ -62,6 +63,10 @@ struct PipesPrediction {
 };
 
 PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms = {});
+// The same, from the kernel's work (kernel_work_of) and the device's rates (device_rates_of)
+// computed once by a caller that predicts many kernels on many devices.
+PipesPrediction predict_pipes(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
+                              const DeviceRates& rates, const PipesTerms& terms = {});
 
 }  // namespace roofcast
 

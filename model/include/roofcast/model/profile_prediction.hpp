@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,5 +48,11 @@ std::optional<double> measured_on(const KernelRecord& kernel, const std::string&
 // that has a measured time on it.
 ProfilePrediction predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
                                   const DeviceProfile* reference = nullptr);
+
+// The same, one prediction at a time: each goes to `visit` as it is made (kernel-major), and
+// only the totals are returned. For outputs too large to hold (100,000 kernels x 10 devices).
+std::vector<DeviceTotal> predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
+                                         const DeviceProfile* reference,
+                                         const std::function<void(KernelPrediction&&)>& visit);
 
 }  // namespace roofcast

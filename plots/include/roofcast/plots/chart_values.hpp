@@ -19,5 +19,7 @@ bool chartable(double value);
 // InputError naming the first kernel and device whose predicted, measured or corrected time
 // is not a finite number >= 0.
 void require_finite_times(const ProfilePrediction& prediction);
+// The same check for one prediction, as a streamed prediction (predict_profile's callback) comes.
+void require_finite_times(const KernelPrediction& prediction);
 
 }  // namespace roofcast

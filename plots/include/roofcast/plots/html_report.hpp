@@ -27,6 +27,12 @@ struct ReportContent {
   std::vector<std::string> device_names;
   std::vector<ReportWarning> warnings;
   std::vector<ReportChart> charts;
+  // The kernels the tables show, as indices into profile->kernels, most predicted time first;
+  // empty: every kernel, in profile order. A large profile shows its heaviest (`report --top`).
+  std::vector<size_t> shown_kernels;
+  // Files beside index.html with every prediction and every warning (linked; empty: none).
+  std::string predictions_file;
+  std::string warnings_file;
   std::string generated_by;  // e.g. "roofcast 0.1.0 on 2026-11-22 01:10 UTC"
 };
 

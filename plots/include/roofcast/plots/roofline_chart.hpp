@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,8 +49,10 @@ struct RooflineKernelPoint {
 std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile);
 
 // The roofline chart of `device` (log-log: ops/byte vs GFLOP/s), with the kernels of `profile`
-// as points when one is given. `profile_label` names the profile in the title.
+// as points when one is given. `profile_label` names the profile in the title. A profile of
+// more than `max_kernels` kernels has only the `max_kernels` with the most predicted time on
+// the device drawn (numbered from the heaviest); the key says how many were left out.
 GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* profile, const std::string& profile_label,
-                            const ChartTarget& target);
+                            const ChartTarget& target, size_t max_kernels = SIZE_MAX);
 
 }  // namespace roofcast

@@ -1,0 +1,141 @@
+#include "output/json_writer.hpp"
+
+#include <array>
+#include <cmath>
+#include <iterator>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace roofcast {
+
+namespace {
+
+// Printable ASCII without quote or backslash: written between quotes as it is. Anything else
+// (escapes, UTF-8, invalid UTF-8) goes through nlohmann's own serializer, as json_text() calls it
+// (formats/json_text.hpp): each byte that is not valid UTF-8 becomes U+FFFD.
+bool needs_no_escaping(std::string_view text) {
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte >= 0x7f || c == '"' || c == '\\') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+JsonWriter::~JsonWriter() { flush(); }
+
+void JsonWriter::flush() {
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
+}
+
+void JsonWriter::indent() {
+  buffer_ += '\n';
+  buffer_.append(2 * levels_.size(), ' ');
+}
+
+void JsonWriter::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (levels_.empty()) return;
+  Level& level = levels_.back();
+  if (level.object) throw std::logic_error("JsonWriter: a value in an object needs a key");
+  if (!level.empty) buffer_ += ',';
+  level.empty = false;
+  indent();
+}
+
+void JsonWriter::key(std::string_view name) {
+  if (levels_.empty() || !levels_.back().object || after_key_)
+    throw std::logic_error(fmt::format("JsonWriter: key \"{}\" outside an object", name));
+  Level& level = levels_.back();
+  if (!level.empty && !(level.last_key < name))
+    throw std::logic_error(fmt::format("JsonWriter: key \"{}\" after \"{}\" (nlohmann sorts keys)", name, level.last_key));
+  if (!level.empty) buffer_ += ',';
+  level.empty = false;
+  level.last_key = name;
+  indent();
+  write_string(name);
+  buffer_ += ": ";
+  after_key_ = true;
+}
+
+void JsonWriter::open(char bracket, bool object) {
+  before_value();
+  buffer_ += bracket;
+  levels_.push_back({object, true, {}});
+}
+
+void JsonWriter::close(char bracket) {
+  const bool empty = levels_.back().empty;
+  levels_.pop_back();
+  if (!empty) indent();
+  buffer_ += bracket;
+  if (levels_.empty() || buffer_.size() > kFlushBytes) flush();
+}
+
+void JsonWriter::begin_object() { open('{', true); }
+void JsonWriter::end_object() { close('}'); }
+void JsonWriter::begin_array() { open('[', false); }
+void JsonWriter::end_array() { close(']'); }
+
+void JsonWriter::value(double number) {
+  before_value();
+  if (!std::isfinite(number)) {
+    buffer_ += "null";
+    return;
+  }
+  // nlohmann's shortest round-trip form ("1.0", "1e-05"), as its serializer writes it.
+  std::array<char, 64> buffer{};
+  char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
+  buffer_.append(buffer.data(), end);
+}
+
+void JsonWriter::value(std::int64_t number) {
+  before_value();
+  fmt::format_to(std::back_inserter(buffer_), "{}", number);
+}
+
+void JsonWriter::value(std::size_t number) {
+  before_value();
+  fmt::format_to(std::back_inserter(buffer_), "{}", number);
+}
+
+void JsonWriter::value(bool flag) {
+  before_value();
+  buffer_ += flag ? "true" : "false";
+}
+
+void JsonWriter::value(std::string_view text) {
+  before_value();
+  write_string(text);
+}
+
+void JsonWriter::write_string(std::string_view text) {
+  if (needs_no_escaping(text)) {
+    buffer_ += '"';
+    buffer_ += text;
+    buffer_ += '"';
+  } else {
+    buffer_ += nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+}
+
+void JsonWriter::value(const std::optional<double>& number) {
+  if (number)
+    value(*number);
+  else
+    null();
+}
+
+void JsonWriter::null() {
+  before_value();
+  buffer_ += "null";
+}
+
+}  // namespace roofcast

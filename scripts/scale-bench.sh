@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# The scale benchmark (issue 14): predict, rank and report on a synthetic profile of many
+# kernels (scripts/scale-profile.py) and 10 device profiles, each timed with /usr/bin/time -v.
+# Writes the results, with the machine, the commit and this command, to docs/scale/results.md
+# (or --results FILE). Build first: cmake --build build --target roofcast (Release).
+#
+#   scripts/scale-bench.sh [--kernels 100000] [--metrics thesis|full] [--build build]
+#                          [--work /tmp/roofcast-scale] [--results docs/scale/results.md]
+set -euo pipefail
+
+kernels=100000
+metrics=thesis
+build=build
+work=/tmp/roofcast-scale
+results=docs/scale/results.md
+command_line="scripts/scale-bench.sh${*:+ $*}"
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --kernels) kernels="$2"; shift 2 ;;
+    --metrics) metrics="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    --work) work="$2"; shift 2 ;;
+    --results) results="$2"; shift 2 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "scale-bench: unknown argument $1 (--help lists them)" >&2; exit 2 ;;
+  esac
+done
+
+cd "$(dirname "$0")/.."
+roofcast="$build/bin/roofcast"
+[[ -x "$roofcast" ]] || { echo "scale-bench: $roofcast not found: build the roofcast target first" >&2; exit 1; }
+[[ -x /usr/bin/time ]] || { echo "scale-bench: /usr/bin/time not found (Debian package time)" >&2; exit 1; }
+grep -q 'CMAKE_BUILD_TYPE:STRING=Release' "$build/CMakeCache.txt" 2>/dev/null ||
+  echo "scale-bench: warning: $build is not a Release build" >&2
+
+# Ten devices: the six measured H100/H200 profiles (with launch overheads, for rank's launch
+# gaps) and four of the thesis GPUs.
+devices=(data/devices/measured/h100-sxm.json data/devices/measured/h100-sxm-mps50.json
+         data/devices/measured/h100-sxm-mps25.json data/devices/measured/h200-sxm.json
+         data/devices/measured/h200-sxm-mps50.json data/devices/measured/h200-sxm-mps25.json
+         data/devices/thesis-gtx-660.json data/devices/thesis-gtx-960.json
+         data/devices/thesis-gtx-1060-6gb.json data/devices/thesis-tesla-k20c.json)
+device_args=()
+for d in "${devices[@]}"; do device_args+=(--device "$d"); done
+
+mkdir -p "$work"
+profile="$work/profile-$kernels-$metrics.json"
+echo "scale-bench: writing $profile ($kernels kernels, $metrics counters)" >&2
+python3 scripts/scale-profile.py --kernels "$kernels" --metrics "$metrics" --output "$profile"
+profile_mb=$(du -m "$profile" | cut -f1)
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+rows=()
+# run NAME TARGET_S TARGET_MB COMMAND...: times COMMAND (stdout to /dev/null) and adds a row.
+run() {
+  local name="$1" target_s="$2" target_mb="$3"
+  shift 3
+  echo "scale-bench: $name" >&2
+  local log="$work/time.log"
+  if ! /usr/bin/time -v -o "$log" "$@" > /dev/null 2> "$work/stderr.log"; then
+    echo "scale-bench: $name failed:" >&2
+    cat "$work/stderr.log" >&2
+    exit 1
+  fi
+  local wall rss_kb
+  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {
+           n = split($2, t, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + t[i]; printf "%.2f", s }' "$log")
+  rss_kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
+  local rss_mb=$((rss_kb / 1024)) met="yes"
+  awk -v w="$wall" -v t="$target_s" 'BEGIN { exit !(w < t) }' || met="no"
+  if [[ "$target_mb" != "-" && "$rss_mb" -ge "$target_mb" ]]; then met="no"; fi
+  local target="< $target_s s"
+  [[ "$target_mb" != "-" ]] && target+=", < $target_mb MB"
+  rows+=("| \`${name}\` | $wall | $rss_mb | $target | $met |")
+}
+
+report_folder="$work/report"
+rm -rf "$report_folder"
+run "predict --format table" 2 500 "$roofcast" predict --profile "$profile" "${device_args[@]}" --format table
+run "predict --format json" 2 500 "$roofcast" predict --profile "$profile" "${device_args[@]}" --format json
+run "predict --format csv" 2 500 "$roofcast" predict --profile "$profile" "${device_args[@]}" --format csv
+run "predict --model thesis --format json" 2 500 "$roofcast" predict --model thesis --profile "$profile" \
+  "${device_args[@]}" --format json
+run "rank" 3 - "$roofcast" rank --profile "$profile" "${device_args[@]}"
+run "report" 10 - "$roofcast" report --profile "$profile" "${device_args[@]}" --output "$report_folder"
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+commit=$(git rev-parse --short HEAD)
+git diff --quiet HEAD -- . ':!docs/scale' || commit+=" (with uncommitted changes)"
+cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+mkdir -p "$(dirname "$results")"
+{
+  echo "# Scale benchmark results"
+  echo
+  echo "Written by \`scripts/scale-bench.sh\`; every number below comes from its run (see docs/scale/README.md)."
+  echo
+  echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "- Machine: $(nproc) CPUs, $cpu, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) memory"
+  echo "- Load average (1, 5, 15 min) before: $load_before; after: $load_after"
+  if awk -v l="${load_before%% *}" 'BEGIN { exit !(l > 1) }'; then
+    echo "- Not an idle machine: other jobs shared its CPUs during the run (load average above 1), which makes" \
+         "the times longer than on an idle one"
+  fi
+  echo "- Commit: $commit"
+  echo "- Command: \`$command_line\`"
+  echo "- Profile: $kernels kernels with the \`$metrics\` counters ($profile_mb MB of JSON), 10 devices:" \
+       "$(printf '%s, ' "${devices[@]##*/}" | sed 's/, $//')"
+  echo
+  echo "Wall time and peak resident memory from \`/usr/bin/time -v\`; standard output to /dev/null; the report" \
+       "writes index.html, charts and the full data (predictions.csv, warnings.csv)."
+  echo
+  echo "| command | wall s | max RSS MB | target | met |"
+  echo "|---|---:|---:|---|---|"
+  printf '%s\n' "${rows[@]}"
+} > "$results"
+echo "scale-bench: wrote $results" >&2
+cat "$results"

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "roofcast/data/bundled_data.hpp"
+#include "roofcast/model/kernel_profile.hpp"
+
+namespace roofcast::testing {
+
+// A profile of `count` copies of the thesis' sor_red, each with its own name and a measured
+// time: large enough that a lookup by name per kernel (quadratic) takes seconds.
+inline KernelProfile many_kernels(size_t count) {
+  const KernelProfile redblack = *find_bundled_profile("thesis-redblack");
+  KernelProfile profile{redblack.reference_device, {}, {}};
+  for (size_t i = 0; i < count; ++i) {
+    KernelRecord kernel = redblack.kernels.at(0);
+    kernel.name = "sor_red_variant_" + std::to_string(i);
+    kernel.measured_ms = 1.0 + static_cast<double>(i % 7);
+    profile.kernels.push_back(std::move(kernel));
+  }
+  return profile;
+}
+
+// Seconds `work` takes.
+template <typename Work>
+double seconds_of(Work&& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace roofcast::testing
