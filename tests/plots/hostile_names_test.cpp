@@ -135,6 +135,15 @@ TEST_CASE("names that look like gnuplot commands are never run by plot, rank or 
   CHECK_THAT(html, Catch::Contains("x\\x0a!touch PWNED2") && Catch::Contains("k\\x1b]0;owned\\x07\\x1b[2J") &&
                        Catch::Contains("&lt;b&gt;bold&lt;/b&gt; &amp; =HYPERLINK(&quot;x&quot;) \\"));
   CHECK_THAT(html, !Catch::Contains("<b>bold"));
+  // The report's full data: every name escaped as in any CSV output.
+  const std::string predictions = file_text(in.folder / "report" / "predictions.csv");
+  CHECK(only_text(predictions));
+  CHECK_THAT(predictions, Catch::Contains("predicted_ms GPU\\x0asystem('touch PWNED4')\\x0a") &&
+                              Catch::Contains("\nk\\x1b]0;owned\\x07\\x1b[2J,") &&
+                              Catch::Contains("\n\"<b>bold</b> & =HYPERLINK(\"\"x\"\") \\\","));
+  const std::string warnings = file_text(in.folder / "report" / "warnings.csv");
+  CHECK(only_text(warnings));
+  CHECK_THAT(warnings, Catch::StartsWith("kind,kernel,detail\n"));
 }
 
 TEST_CASE("names reach the terminal, CSV and error messages with control characters escaped") {
