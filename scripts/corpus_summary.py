@@ -2,7 +2,11 @@
 """Accuracy over every reference -> target pair of the validation corpus: pools the
 predictions of the `roofcast validate` runs of scripts/validate-corpus.sh (one per reference
 GPU and model) and prints markdown: both models, with and without calibration, then the
-ablation (each term of the pipes model switched off in turn)."""
+ablation (each term of the pipes model switched off in turn), the pipes model per reference ->
+target pair, on the latency-bound class (the programs written for it), and on two halves of
+the corpus split by a hash of the kernel's name (no constant of the model is fitted; the halves
+show that its structure was not shaped on one part of the corpus)."""
+import hashlib
 import json
 import statistics
 import sys
@@ -41,5 +45,37 @@ def main(folder):
         print(f"| {model} " + summary(errors))
 
 
+# The programs of the corpus written for latency-bound kernels (issue 13's class).
+LATENCY_PROGRAMS = ("serial_latency", "launch_chain", "low_occupancy", "graph_gather", "merge_sort")
+
+
+def program_of(entry):
+    return Path(entry.get("profile", "")).stem
+
+
+def half_of(entry):
+    return "A" if hashlib.sha256(entry["kernel"].encode()).digest()[0] % 2 == 0 else "B"
+
+
+def pipes_breakdown(folder):
+    folder = Path(folder)
+    pairs, classes, halves = {}, {}, {}
+    for r in ("h200", "h100"):
+        run = json.load(open(folder / f"{r}-pipes.json"))
+        for e in run["entries"]:
+            pairs.setdefault(f"{run['reference_device']} -> {e['device']}", []).append(e["error"])
+            label = "latency-bound programs" if program_of(e) in LATENCY_PROGRAMS else "other programs"
+            classes.setdefault(label, []).append(e["error"])
+            halves.setdefault(f"half {half_of(e)}", []).append(e["error"])
+    for title, groups in (("Pipes model per reference -> target pair", pairs),
+                          ("Pipes model by class", classes),
+                          ("Pipes model on two halves of the corpus (by a hash of the kernel name)", halves)):
+        print(f"\n## {title}\n")
+        print("| group | predictions | median APE % | within 25 % | within 50 % |\n|---|---:|---:|---:|---:|")
+        for name in sorted(groups):
+            print(f"| {name} " + summary(groups[name]))
+
+
 if __name__ == "__main__":
     main(sys.argv[1])
+    pipes_breakdown(sys.argv[1])

@@ -291,7 +291,9 @@ TEST_CASE("latency: four warps on the whole GPU take their own serial time (issu
   CHECK(p.latency.ns_per_instruction == Approx(9.3 / 1.98));
   CHECK(p.latency.ms == Approx(51e6 * 9.3 / 1.98e9 * 1e3));
   CHECK(p.limiter == "latency (fp32 dependency)");
-  CHECK(p.predicted_ms == Approx(p.launch_ms + p.latency.ms));
+  // Latency and compute meet in a knee: the few ms of issue add little to 239.5 ms.
+  CHECK(p.predicted_ms == Approx(p.launch_ms + std::hypot(p.compute_ms, p.latency.ms)));
+  CHECK(p.predicted_ms == Approx(p.latency.ms).epsilon(0.01));
   // The throughput costs alone say a few ms: issue on 4 of 100 SMs.
   CHECK(p.compute_ms < 10);
   PipesTerms no_latency;
@@ -415,6 +417,23 @@ TEST_CASE("pipes model: atomics on one address serialize on the L2 slice that ho
   p = predict_pipes(k, device);
   CHECK(cost_of(p, "global atomics") == Approx(5));
   CHECK(has_note(p, "atomics at the distinct-address rate"));
+}
+
+TEST_CASE("latency: a launch that leaves SMs idle gets no DRAM-parallelism cost where the latency term is modelled") {
+  DeviceProfile device = device_with_latencies();
+  auto k = stalled_kernel(4, 32, 1000, {{"long_scoreboard", 100}, {"selected", 1}});
+  auto& extra = std::get<KernelCounters>(k.description).extra;
+  extra["l1tex__t_bytes.sum"] = 4 * 128e3;
+  extra["smsp__inst_executed_op_global_ld.sum"] = 4e3;
+  extra["sm__warps_active.avg.pct_of_peak_sustained_active"] = 1;
+  std::get<KernelCounters>(k.description).thesis.dram_read_transactions = 16e3;
+  const auto p = predict_pipes(k, device);
+  REQUIRE(p.latency.modelled);
+  CHECK(cost_of(p, "DRAM parallelism") == -1);
+  // Without the latency term the old Little's-law cost over one load per warp comes back.
+  PipesTerms no_latency;
+  no_latency.latency = false;
+  CHECK(cost_of(predict_pipes(k, device, no_latency), "DRAM parallelism") > 0);
 }
 
 TEST_CASE("pipes model: the TMA's byte counters give the bulk-copied share") {

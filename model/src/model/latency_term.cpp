@@ -133,6 +133,27 @@ std::string kind_of(const std::vector<LatencyPart>& parts, const KernelWork& wor
   return largest->name;
 }
 
+// The stall counts come from replay passes that start with a flushed L2 (the collector's cache
+// control, like ncu's), so a kernel whose data stays in L2 between launches shows waits there
+// that its timed run did not have. One warp's serial work cannot have taken longer than a launch
+// did on the reference: where it would, the parts are scaled down to that.
+void cap_by_reference_time(const KernelRecord& kernel, const DeviceRates& rates, const WarpWaits& waits,
+                           LatencyTerm& t, std::vector<std::string>& notes) {
+  if (!kernel.measured_ms || kernel.invocations <= 0 || t.instructions_per_warp <= 0 || t.ns_per_instruction <= 0)
+    return;
+  const double reference_ghz = waits.reference_clock_mhz > 0 ? waits.reference_clock_mhz * 1e-3 : rates.sm_clock_mhz * 1e-3;
+  const double target_ghz = rates.sm_clock_mhz * 1e-3;
+  const double launch_ns = *kernel.measured_ms / kernel.invocations * 1e6;
+  // The same cycles at the target's clock.
+  const double most_ns = launch_ns / t.instructions_per_warp * reference_ghz / target_ghz;
+  if (t.ns_per_instruction <= most_ns) return;
+  const double scale = most_ns / t.ns_per_instruction;
+  for (auto& part : t.parts) part.ns *= scale;
+  t.ns_per_instruction = most_ns;
+  notes.push_back("latency capped by the time a launch took on the reference (stall counts from a replay with a "
+                  "flushed L2)");
+}
+
 }  // namespace
 
 LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
@@ -162,6 +183,7 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
   t.parts = parts_per_instruction(work, rates, notes);
   for (const auto& part : t.parts) t.ns_per_instruction += part.ns;
   t.instructions_per_warp = work.warp_instructions / work.waits.warps_launched;
+  cap_by_reference_time(kernel, rates, work.waits, t, notes);
   t.waves = waves / launches;
   t.ms = waves * t.instructions_per_warp * t.ns_per_instruction * 1e-6;
   t.kind = kind_of(t.parts, work, rates);

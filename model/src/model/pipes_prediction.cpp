@@ -131,7 +131,7 @@ double thread_moved_share(const KernelWork& work, PipesPrediction& p) {
 // occupancy on every SM; a smaller one has one block on each of `blocks` SMs. Weighted over
 // the launch shapes by their share of the blocks.
 void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceRates& rates, double sms,
-                          PipesPrediction& p) {
+                          bool latency_modelled, PipesPrediction& p) {
   const double b = work.bytes_per_global_instruction;
   if (work.dram_read_bytes + work.dram_write_bytes <= 0 || b <= 0 || rates.dram_latency_ns <= 0 || sms <= 0) return;
   // Outside 1 to 16 bytes per thread the kernel moves its data some other way than by loads
@@ -143,20 +143,26 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
   const double dram_bytes = (work.dram_read_bytes + work.dram_write_bytes) * thread_moved_share(work, p);
   const double full_warps = work.achieved_occupancy * rates.warps_per_sm;
   // Nanoseconds per byte (latency / bytes in flight over the active SMs), weighted by blocks.
-  double ns_per_byte = 0, total_blocks = 0;
+  double ns_per_byte = 0, total_blocks = 0, costed_blocks = 0;
   if (kernel.launch_shapes.empty()) {
     if (full_warps <= 0) return;
     ns_per_byte = rates.dram_latency_ns / (sms * full_warps * b);
-    total_blocks = 1;
+    total_blocks = costed_blocks = 1;
   }
   for (const auto& shape : kernel.launch_shapes) {
     const double blocks = shape.blocks();
+    const double weight = blocks * std::max(shape.invocations, 1);
+    total_blocks += weight;
+    // A launch that leaves SMs idle is the latency term's: its warps' loads in flight are in
+    // the reference's stall reasons, not one load per warp as this term assumes.
+    if (latency_modelled && blocks < sms) continue;
     const double warps = blocks >= sms ? full_warps : std::ceil(shape.threads_per_block() / kWarpSize);
     if (warps <= 0) return;
-    const double weight = blocks * std::max(shape.invocations, 1);
     ns_per_byte += weight * rates.dram_latency_ns / (std::min(blocks, sms) * warps * b);
-    total_blocks += weight;
+    costed_blocks += weight;
   }
+  if (costed_blocks <= 0) return;
+  // The costed launches' share of the bytes (launches move bytes in proportion to their blocks).
   p.memory.push_back({"DRAM parallelism", dram_bytes * ns_per_byte / total_blocks * 1e-6});
 }
 
@@ -216,7 +222,11 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const KernelWork& work
 
   add_compute_costs(p.work, rates, terms, p);
   add_memory_costs(p.work, rates, terms, p);
-  if (terms.parallelism) add_parallelism_cost(kernel, p.work, rates, device.sm_count, p);
+  if (terms.latency) {
+    p.latency = latency_term_of(kernel, p.work, device, rates);
+    if (!p.latency.note.empty()) p.notes.push_back(p.latency.note);
+  }
+  if (terms.parallelism) add_parallelism_cost(kernel, p.work, rates, device.sm_count, p.latency.modelled, p);
   if (terms.waves) add_wave_factors(kernel, device, p);
 
   const PipesCost* compute = largest(p.compute);
@@ -234,18 +244,24 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const KernelWork& work
   double throughput_ms = std::max(p.compute_ms, p.memory_ms);
   p.limiter = p.bound == Bound::memory ? memory_limiter : compute ? compute->name : "";
   if (p.bound == Bound::compute && p.compute_wave_factor > 1.5) p.limiter += " (idle SMs)";
-  if (terms.latency) {
-    p.latency = latency_term_of(kernel, p.work, device, rates);
-    if (!p.latency.note.empty()) p.notes.push_back(p.latency.note);
-    if (p.latency.ms > throughput_ms) {
-      throughput_ms = p.latency.ms;
+  // A warp that waits for its own latencies issues nothing meanwhile: with too few warps to
+  // overlap them, its latency and the SM's compute add up, and meet in a knee (soft_max) as
+  // DRAM and parallelism do (Hong & Kim: CWP < MWP). Memory latency is already the
+  // parallelism cost's on the memory side, so the latency term joins the compute side only.
+  const double compute_with_latency = soft_max(p.compute_ms, p.latency.ms);
+  if (compute_with_latency > throughput_ms) {
+    throughput_ms = compute_with_latency;
+    if (p.latency.ms > p.compute_ms)
       p.limiter = "latency (" + p.latency.kind + ")";
-    }
+    else if (compute)
+      p.limiter = compute->name + " + latency";
   }
 
   if (terms.launch) {
     // A launch that reads memory waits at least one DRAM round trip before its last store.
-    const double round_trip_us = p.work.dram_read_bytes > 0 ? rates.dram_latency_ns * 1e-3 : 0;
+    // (Where the latency term is modelled, that wait is in it.)
+    const double round_trip_us =
+        p.work.dram_read_bytes > 0 && !p.latency.modelled ? rates.dram_latency_ns * 1e-3 : 0;
     if (rates.kernel_floor_us > 0)
       p.launch_ms = (rates.kernel_floor_us + round_trip_us) * 1e-3 * kernel.invocations;
     else
