@@ -1,0 +1,71 @@
+# Prediction accuracy (pipes model)
+# Written by roofcast. Restyle it by editing this script, then rerun it from its folder:
+#   gnuplot 'h100-pipes.gp'      (or: gnuplot -e "output_file='other.svg'" ...)
+set terminal pngcairo size 1200,820 noenhanced font 'Sans,10' background rgb 'white'
+if (!exists('output_file')) output_file = 'h100-pipes.png'
+set output output_file
+set encoding utf8
+
+data = 'h100-pipes.dat'
+set datafile missing '?'
+set multiplot title 'Prediction accuracy (pipes model)' font ',14'
+set label 1 '308 predictions on 6 devices. Measured times: from h100-pipes.json' at screen 0.5, 0.925 center font ',10' textcolor rgb '#555555'
+
+# Left: predicted vs measured time, log-log.
+set lmargin at screen 0.07
+set rmargin at screen 0.47
+set bmargin at screen 0.36
+set tmargin at screen 0.89
+set logscale xy 10
+set xrange [0.000562341:562.341]
+set yrange [0.000562341:562.341]
+set xtics ('0.001' 0.001, '0.01' 0.01, '0.1' 0.1, '1' 1, '10' 10, '100' 100)
+set ytics ('0.001' 0.001, '0.01' 0.01, '0.1' 0.1, '1' 1, '10' 10, '100' 100)
+set format x '%g'
+set format y '%g'
+set xlabel 'Measured time (ms)'
+set ylabel 'Predicted time (ms)'
+set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f4f4f4' lw 1
+set key at screen 0.27, screen 0.27 center top box font ',10' spacing 1.1 samplen 1.5
+plot data index 0 using 1:2:3 with filledcurves lc rgb '#e8e8e8' title 'within 25 %', \
+     data index 0 using 1:1 with lines lw 1.5 lc rgb '#444444' title 'predicted = measured', \
+     data index 1 using 1:2 with points pt 7 ps 1.6 lc rgb '#0072b2' title 'NVIDIA H200', \
+     data index 1 using 1:3 with points pt 6 ps 1.6 lw 1.5 lc rgb '#0072b2' notitle, \
+     data index 3 using 1:2 with points pt 7 ps 1.6 lc rgb '#d55e00' title 'NVIDIA H100 80GB HBM3', \
+     data index 3 using 1:3 with points pt 6 ps 1.6 lw 1.5 lc rgb '#d55e00' notitle, \
+     data index 5 using 1:2 with points pt 7 ps 1.6 lc rgb '#009e73' title 'NVIDIA H200 (MPS 50%)', \
+     data index 5 using 1:3 with points pt 6 ps 1.6 lw 1.5 lc rgb '#009e73' notitle, \
+     data index 7 using 1:2 with points pt 7 ps 1.6 lc rgb '#cc79a7' title 'NVIDIA H200 (MPS 25%)', \
+     data index 7 using 1:3 with points pt 6 ps 1.6 lw 1.5 lc rgb '#cc79a7' notitle, \
+     data index 9 using 1:2 with points pt 7 ps 1.6 lc rgb '#e69f00' title 'NVIDIA H100 80GB HBM3 (MPS 50%)', \
+     data index 9 using 1:3 with points pt 6 ps 1.6 lw 1.5 lc rgb '#e69f00' notitle, \
+     data index 11 using 1:2 with points pt 7 ps 1.6 lc rgb '#56b4e9' title 'NVIDIA H100 80GB HBM3 (MPS 25%)', \
+     data index 11 using 1:3 with points pt 6 ps 1.6 lw 1.5 lc rgb '#56b4e9' notitle, \
+     keyentry with points pt 6 ps 1.6 lc rgb '#444444' title 'calibrated on the reference device (hollow)'
+
+# Right: cumulative distribution of the absolute percentage error.
+unset label 1
+set lmargin at screen 0.56
+set rmargin at screen 0.97
+set bmargin at screen 0.36
+set tmargin at screen 0.89
+unset logscale
+set xtics auto
+set ytics auto
+set xrange [0:150]
+set yrange [0:105]
+set format x '%g'
+set format y '%g'
+set xlabel 'Absolute percentage error |predicted - measured| / measured (%)'
+set ylabel 'Predictions with at most this error (%)'
+set arrow 1 from 25, 0 to 25, 105 nohead dashtype 2 lc rgb '#888888'
+set label 2 '25 %' at 25, 102 left offset 0.5,0 font ',9' textcolor rgb '#666666'
+set key at screen 0.765, screen 0.27 center top box font ',10' spacing 1.1 samplen 1.5 title 'median APE | within 25 %'
+plot data index 2 using 1:2 with steps lw 2 lc rgb '#0072b2' title 'NVIDIA H200: 9.8 % | 91 %', \
+     data index 4 using 1:2 with steps lw 2 lc rgb '#d55e00' title 'NVIDIA H100 80GB HBM3: 8.3 % | 85 %', \
+     data index 6 using 1:2 with steps lw 2 lc rgb '#009e73' title 'NVIDIA H200 (MPS 50%): 11.3 % | 90 %', \
+     data index 8 using 1:2 with steps lw 2 lc rgb '#cc79a7' title 'NVIDIA H200 (MPS 25%): 13.7 % | 74 %', \
+     data index 10 using 1:2 with steps lw 2 lc rgb '#e69f00' title 'NVIDIA H100 80GB HBM3 (MPS 50%): 9.8 % | 92 %', \
+     data index 12 using 1:2 with steps lw 2 lc rgb '#56b4e9' title 'NVIDIA H100 80GB HBM3 (MPS 25%): 12.9 % | 80 %', \
+     data index 13 using 1:2 with steps lw 3.5 lc rgb '#000000' title 'all 308: 11.1 % | 85 %'
+unset multiplot
