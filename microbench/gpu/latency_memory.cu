@@ -5,7 +5,9 @@
 //   working set of 32 KiB (ld.global.ca), an L2 working set of a quarter of L2 loaded with
 //   ld.global.cg (L1 bypassed; walked once before timing), and a DRAM working set of 4x L2
 //   (2x with --quick) flushed from L2 before timing; the chase carries on from launch to launch,
-//   so no line is visited twice.
+//   so no line is visited twice. The DRAM chase also runs with a whole warp: each of the 32
+//   lanes chases its own place of the same cycle, so every load instruction touches 32 lines
+//   and waits for the slowest of them (an uncoalesced gather's latency).
 // And dependent atomics, one thread: x = atomicAdd(&word, x), the returned value being the next
 // operand (global: ATOMG, shared: ATOMS), over 16 words in turn. Each word and x follow a
 // Fibonacci-like recurrence mod 2^32, replayed on the host.
@@ -89,15 +91,16 @@ __global__ void __launch_bounds__(32) shared_chase_kernel(const uint32_t* next, 
   record_block_end(clock);
 }
 
+// One chase per thread: thread t starts at position[t] and leaves its last slot there.
 template <bool kBypassL1>
 __global__ void global_chase_kernel(Pointer* position, int trips, BlockClock* clock) {
   record_block_start(clock);
-  auto p = reinterpret_cast<const Pointer*>(*position);
+  auto p = reinterpret_cast<const Pointer*>(position[threadIdx.x]);
   for (int trip = 0; trip < trips; ++trip)
 #pragma unroll
     for (int s = 0; s < kStepsPerTrip; ++s)
       p = reinterpret_cast<const Pointer*>(kBypassL1 ? load_bypass_l1(p) : load_cached_l1(p));
-  *position = reinterpret_cast<Pointer>(p);
+  position[threadIdx.x] = reinterpret_cast<Pointer>(p);
   record_block_end(clock);
 }
 
@@ -174,6 +177,7 @@ struct GlobalChase {
   bool bypass_l1;
   bool warm;   // walk the whole cycle once before timing (cache-resident working sets)
   bool flush;  // evict the slots from L2 before timing (the DRAM working set)
+  int lanes = 1;  // threads chasing at once, each from its own place of the cycle
 };
 
 Measurement measure_global_chase(const Context& context, const GlobalChase& spec) {
@@ -186,17 +190,23 @@ Measurement measure_global_chase(const Context& context, const GlobalChase& spec
     link_slots_kernel<<<256, 256>>>(data.data(), next_device.data(), slots);
     ROOFCAST_GPU_CHECK_LAUNCH("link_slots_kernel");
   }
-  DeviceBuffer<Pointer> position(1);
+  // Lane l starts l / lanes of the way round the cycle, so the lanes never meet.
+  const int lanes = spec.lanes;
+  std::vector<uint32_t> start_slots(static_cast<size_t>(lanes), 0u);
+  for (int l = 1; l < lanes; ++l) start_slots[l] = walk(next, start_slots[l - 1], static_cast<long long>(slots / lanes));
   const Pointer base = reinterpret_cast<Pointer>(data.data());
-  position.from_host({base});
+  std::vector<Pointer> starts;
+  for (const uint32_t slot : start_slots) starts.push_back(base + Pointer{slot} * kSlotBytes);
+  DeviceBuffer<Pointer> position(static_cast<size_t>(lanes));
+  position.from_host(starts);
   auto launch = [&](long long trips, BlockClock* clock) {
-    if (spec.bypass_l1) global_chase_kernel<true><<<1, 1>>>(position.data(), static_cast<int>(trips), clock);
-    else global_chase_kernel<false><<<1, 1>>>(position.data(), static_cast<int>(trips), clock);
+    if (spec.bypass_l1) global_chase_kernel<true><<<1, lanes>>>(position.data(), static_cast<int>(trips), clock);
+    else global_chase_kernel<false><<<1, lanes>>>(position.data(), static_cast<int>(trips), clock);
     ROOFCAST_GPU_CHECK_LAUNCH("global_chase_kernel");
   };
   if (spec.warm) {
     launch(static_cast<long long>(slots) / kStepsPerTrip + 1, nullptr);
-    position.from_host({base});
+    position.from_host(starts);
   }
   if (spec.flush) {  // writing twice L2's size evicts the slots the linking kernel left there
     DeviceBuffer<uint4> scratch(2 * context.l2_bytes / sizeof(uint4));
@@ -206,16 +216,21 @@ Measurement measure_global_chase(const Context& context, const GlobalChase& spec
   Chain chain;
   chain.key = spec.key;
   chain.label = spec.label;
-  chain.what = fmt::format("pointer chase, one thread, {}, random cycle of {} slots {} B apart ({} KiB)", spec.loads,
-                           slots, kSlotBytes, spec.bytes >> 10);
+  chain.what = fmt::format("pointer chase, {}, {}, random cycle of {} slots {} B apart ({} KiB)",
+                           lanes == 1 ? "one thread" : fmt::format("{} lanes of one warp, each on its own line", lanes),
+                           spec.loads, slots, kSlotBytes, spec.bytes >> 10);
   chain.launch = launch;
   chain.verify = [&](const ChainSteps& steps) -> std::string {
-    const Pointer p = position.to_host()[0];
-    const uint32_t expected = walk(next, 0, steps.total);
-    if (p < base || (p - base) % kSlotBytes != 0 || (p - base) / kSlotBytes >= slots)
-      return fmt::format("final pointer {:#x} is no slot", p);
-    const Pointer slot = (p - base) / kSlotBytes;
-    return slot == expected ? "" : fmt::format("ended at slot {}, expected {}", slot, expected);
+    const std::vector<Pointer> ends = position.to_host();
+    for (int l = 0; l < lanes; ++l) {
+      const Pointer p = ends[l];
+      if (p < base || (p - base) % kSlotBytes != 0 || (p - base) / kSlotBytes >= slots)
+        return fmt::format("lane {}: final pointer {:#x} is no slot", l, p);
+      const Pointer slot = (p - base) / kSlotBytes;
+      const uint32_t expected = walk(next, start_slots[l], steps.total);
+      if (slot != expected) return fmt::format("lane {} ended at slot {}, expected {}", l, slot, expected);
+    }
+    return "";
   };
   return measure_chain(context, chain);
 }
@@ -302,6 +317,9 @@ std::vector<Measurement> characterize_memory_latency(const Context& context) {
           measure_global_chase(context, {"latency_dram_ns", "DRAM load latency (unloaded)",
                                          "ld.global.cg, every line new (L2 flushed first)",
                                          dram_bytes / kSlotBytes * kSlotBytes, true, false, true}),
+          measure_global_chase(context, {"latency_dram_warp_ns", "DRAM load latency, 32 lines per warp load",
+                                         "ld.global.cg, every line new (L2 flushed first)",
+                                         dram_bytes / kSlotBytes * kSlotBytes, true, false, true, 32}),
           measure_atomic_chain(context, false), measure_atomic_chain(context, true)};
 }
 

@@ -37,7 +37,7 @@ def main(path):
         ("FFMA", "latency_ffma_ns"), ("DFMA", "latency_dfma_ns"), ("IMAD", "latency_imad_ns"),
         ("HFMA2", "latency_hfma2_ns"), ("MUFU", "latency_mufu_ns"), ("issue", "warp_issue_interval_ns"),
         ("LDS", "latency_shared_load_ns"), ("L1", "latency_l1_hit_ns"), ("L2", "latency_l2_hit_ns"),
-        ("DRAM", "latency_dram_ns"), ("atomic global", "latency_atomic_global_ns"),
+        ("DRAM", "latency_dram_ns"), ("DRAM, 32 lines", "latency_dram_warp_ns"), ("atomic global", "latency_atomic_global_ns"),
         ("atomic shared", "latency_atomic_shared_ns")) if key in profile.get("measurements", {})]
     if latencies:
         measurements = profile["measurements"]

@@ -28,6 +28,7 @@ ROWS = [
     ("latency_mufu_ns", "MUFU latency, ns"), ("warp_issue_interval_ns", "one warp's issue interval, ns"),
     ("latency_shared_load_ns", "shared load latency, ns"), ("latency_l1_hit_ns", "L1-hit latency, ns"),
     ("latency_l2_hit_ns", "L2-hit latency, ns"), ("latency_dram_ns", "DRAM latency (unloaded), ns"),
+    ("latency_dram_warp_ns", "DRAM latency, 32 lines per warp load, ns"),
     ("latency_atomic_global_ns", "global atomic latency, ns"), ("latency_atomic_shared_ns", "shared atomic latency, ns"),
     ("kernel_floor_us", "kernel floor, us"),
     ("launch_overhead_us", "launch overhead, us"),

@@ -107,7 +107,8 @@ TEST_CASE("roofcast bench --quick characterizes this GPU") {
                hfma2 = latency("latency_hfma2_ns"), mufu = latency("latency_mufu_ns"),
                issue = latency("warp_issue_interval_ns"), shared_load = latency("latency_shared_load_ns"),
                l1 = latency("latency_l1_hit_ns"), l2 = latency("latency_l2_hit_ns"), dram = latency("latency_dram_ns"),
-               atomic_global = latency("latency_atomic_global_ns"), atomic_shared = latency("latency_atomic_shared_ns");
+               atomic_global = latency("latency_atomic_global_ns"), atomic_shared = latency("latency_atomic_shared_ns"),
+               dram_warp = latency("latency_dram_warp_ns");
   INFO("cycles: FFMA " << ffma << ", DFMA " << dfma << ", IMAD " << imad << ", HFMA2 " << hfma2 << ", MUFU " << mufu
                        << ", issue " << issue << ", LDS " << shared_load << ", L1 " << l1 << ", L2 " << l2 << ", DRAM "
                        << dram << ", atomic global " << atomic_global << ", shared " << atomic_shared);
@@ -120,6 +121,7 @@ TEST_CASE("roofcast bench --quick characterizes this GPU") {
   CHECK(shared_load > ffma);
   CHECK(l1 < l2);
   CHECK(l2 < dram);
+  CHECK(dram_warp >= dram);  // a warp's load of 32 lines waits for the slowest of them
   CHECK(atomic_shared < atomic_global);
 
   CHECK(json.at("clocks").at("sm_clock_mhz_in_kernel").get<double>() > 100);

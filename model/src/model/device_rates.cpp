@@ -29,7 +29,7 @@ void set_pipe_rate(const DeviceProfile& device, DeviceRates& rates, const std::s
 }
 
 // Rates taken as measured (0 when the profile lacks them): the member and its throughput key.
-constexpr std::array<std::pair<double DeviceRates::*, const char*>, 21> kMeasuredRates{{
+constexpr std::array<std::pair<double DeviceRates::*, const char*>, 22> kMeasuredRates{{
     {&DeviceRates::global_atomics_gops, "atomic_global_gops"},
     {&DeviceRates::global_atomics_same_address_gops, "atomic_global_same_address_gops"},
     {&DeviceRates::shared_atomics_gops, "atomic_shared_gops"},
@@ -51,6 +51,7 @@ constexpr std::array<std::pair<double DeviceRates::*, const char*>, 21> kMeasure
     {&DeviceRates::latency_l1_hit_ns, "latency_l1_hit_ns"},
     {&DeviceRates::latency_l2_hit_ns, "latency_l2_hit_ns"},
     {&DeviceRates::latency_dram_ns, "latency_dram_ns"},
+    {&DeviceRates::latency_dram_warp_ns, "latency_dram_warp_ns"},
 }};
 
 }  // namespace

@@ -103,6 +103,11 @@ void add_wait_counters(const KernelCounters& counters, KernelWork& work) {
                                    value_or(extra, "smsp__sass_inst_executed_op_global_atom.sum");
   waits.shared_load_instructions = value_or(extra, "smsp__inst_executed_op_shared_ld.sum", -1);
   waits.l1_hit_share = hit_share(extra, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup");
+  const double global_loads = value_or(extra, "smsp__inst_executed_op_global_ld.sum");
+  if (global_loads > 0)
+    waits.sectors_per_global_load = (value_or(extra, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum") +
+                                     value_or(extra, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum")) /
+                                    global_loads;
   waits.l2_hit_share = hit_share(extra, "lts__t_sectors_srcunit_tex_lookup");
 }
 

@@ -48,8 +48,13 @@ double memory_latency_ns(const WarpWaits& waits, const DeviceRates& rates, std::
   if (waits.l1_hit_share < 0 || waits.l2_hit_share < 0)
     notes.push_back("no L1/L2 hit counters: memory waits capped at the DRAM latency");
   const double l1 = std::max(waits.l1_hit_share, 0.0), l2 = std::max(waits.l2_hit_share, 0.0);
-  return l1 * rates.latency_l1_hit_ns +
-         (1 - l1) * (l2 * rates.latency_l2_hit_ns + (1 - l2) * rates.latency_dram_ns);
+  const double mix = l1 * rates.latency_l1_hit_ns +
+                     (1 - l1) * (l2 * rates.latency_l2_hit_ns + (1 - l2) * rates.latency_dram_ns);
+  // A warp's load waits for the slowest of the lines it touches: from one line (the single-
+  // thread chase) to 32 (every lane its own line: the warp chase), by the sectors per load.
+  if (rates.latency_dram_warp_ns <= 0 || waits.sectors_per_global_load <= 1) return mix;
+  const double spread = (std::min(waits.sectors_per_global_load, 32.0) - 1) / 31;
+  return mix * (1 + spread * (rates.latency_dram_warp_ns / rates.latency_dram_ns - 1));
 }
 
 // Which dependency dominates the fixed-latency waits: the pipe whose instructions times its

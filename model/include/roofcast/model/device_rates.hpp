@@ -39,6 +39,7 @@ struct DeviceRates {
   double latency_ffma_ns = 0, latency_dfma_ns = 0, latency_imad_ns = 0, latency_hfma2_ns = 0, latency_mufu_ns = 0;
   double latency_shared_load_ns = 0;
   double latency_l1_hit_ns = 0, latency_l2_hit_ns = 0, latency_dram_ns = 0;  // global loads, pointer chase
+  double latency_dram_warp_ns = 0;  // the DRAM chase with every lane of a warp on its own line; 0 when not measured
   std::vector<std::string> notes;
 };
 

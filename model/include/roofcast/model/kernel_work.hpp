@@ -23,6 +23,8 @@ struct WarpWaits {
   double shared_load_instructions = 0;  // < 0 when not recorded
   // Shares of global-load sectors that hit L1, and of the SMs' L2 sectors that hit L2; < 0 unknown.
   double l1_hit_share = -1;
+  // Sectors one global load instruction touches (1-4 coalesced, 32 when every lane reads its own line); 0 when not recorded.
+  double sectors_per_global_load = 0;
   double l2_hit_share = -1;
 };
 
