@@ -52,7 +52,7 @@ set tmargin at screen 0.89
 unset logscale
 set xtics auto
 set ytics auto
-set xrange [0:140]
+set xrange [0:150]
 set yrange [0:105]
 set format x '%g'
 set format y '%g'
@@ -61,11 +61,11 @@ set ylabel 'Predictions with at most this error (%)'
 set arrow 1 from 25, 0 to 25, 105 nohead dashtype 2 lc rgb '#888888'
 set label 2 '25 %' at 25, 102 left offset 0.5,0 font ',9' textcolor rgb '#666666'
 set key at screen 0.765, screen 0.27 center top box font ',10' spacing 1.1 samplen 1.5 title 'median APE | within 25 %'
-plot data index 2 using 1:2 with steps lw 2 lc rgb '#0072b2' title 'NVIDIA H200: 9.4 % | 87 %', \
-     data index 4 using 1:2 with steps lw 2 lc rgb '#d55e00' title 'NVIDIA H100 80GB HBM3: 8.3 % | 85 %', \
-     data index 6 using 1:2 with steps lw 2 lc rgb '#009e73' title 'NVIDIA H200 (MPS 50%): 11.9 % | 84 %', \
-     data index 8 using 1:2 with steps lw 2 lc rgb '#cc79a7' title 'NVIDIA H200 (MPS 25%): 14.1 % | 78 %', \
-     data index 10 using 1:2 with steps lw 2 lc rgb '#e69f00' title 'NVIDIA H100 80GB HBM3 (MPS 50%): 9.6 % | 92 %', \
-     data index 12 using 1:2 with steps lw 2 lc rgb '#56b4e9' title 'NVIDIA H100 80GB HBM3 (MPS 25%): 12.5 % | 82 %', \
-     data index 13 using 1:2 with steps lw 3.5 lc rgb '#000000' title 'all 308: 11.0 % | 85 %'
+plot data index 2 using 1:2 with steps lw 2 lc rgb '#0072b2' title 'NVIDIA H200: 8.8 % | 89 %', \
+     data index 4 using 1:2 with steps lw 2 lc rgb '#d55e00' title 'NVIDIA H100 80GB HBM3: 8.0 % | 87 %', \
+     data index 6 using 1:2 with steps lw 2 lc rgb '#009e73' title 'NVIDIA H200 (MPS 50%): 9.8 % | 86 %', \
+     data index 8 using 1:2 with steps lw 2 lc rgb '#cc79a7' title 'NVIDIA H200 (MPS 25%): 11.9 % | 84 %', \
+     data index 10 using 1:2 with steps lw 2 lc rgb '#e69f00' title 'NVIDIA H100 80GB HBM3 (MPS 50%): 9.0 % | 94 %', \
+     data index 12 using 1:2 with steps lw 2 lc rgb '#56b4e9' title 'NVIDIA H100 80GB HBM3 (MPS 25%): 11.5 % | 80 %', \
+     data index 13 using 1:2 with steps lw 3.5 lc rgb '#000000' title 'all 308: 9.6 % | 87 %'
 unset multiplot
