@@ -11,18 +11,19 @@
 #include <unistd.h>
 
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/utf8.hpp"
 
 namespace roofcast {
 
 std::string read_text_file(const std::filesystem::path& path) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error))
-    throw InputError(fmt::format("{}: is a folder, expected a file", path.string()));
+    throw InputError(fmt::format("{}: is a folder, expected a file", printable_text(path.string())));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+  if (!in) throw InputError(fmt::format("{}: cannot open: {}", printable_text(path.string()), std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw InputError(fmt::format("{}: read failed", path.string()));
+  if (in.bad()) throw InputError(fmt::format("{}: read failed", printable_text(path.string())));
   return std::move(text).str();
 }
 
