@@ -111,6 +111,11 @@ int64_t Field::whole(double min, double max) const {
   return static_cast<int64_t>(n);
 }
 
+std::string listed_again(const std::string& name, size_t first_index) {
+  return fmt::format("\"{}\" is listed again (first at kernels[{}]); a kernel appears once, its launches summed", name,
+                     first_index);
+}
+
 Field check_header(const json& document, const std::string& source, std::string_view expected_format,
                    int supported_version) {
   Field root(document, source, "");

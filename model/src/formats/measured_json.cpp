@@ -1,7 +1,5 @@
 #include "roofcast/formats/measured_json.hpp"
 
-#include <map>
-
 #include <fmt/format.h>
 
 #include "roofcast/formats/json_field.hpp"
@@ -37,16 +35,7 @@ MeasuredTimes parse_measured_times(std::string_view json_text, const std::string
   const Field root = check_header(document, source, kFormat, kVersion);
   MeasuredTimes times;
   times.device = root.member("device").non_empty_string();
-  const Field kernels = root.member("kernels");
-  std::map<std::string, size_t> first_index;  // a kernel is listed once, as in a kernel profile
-  for (size_t i = 0; i < kernels.array().size(); ++i) {
-    times.kernels.push_back(parse_kernel(kernels.element(i)));
-    const auto [earlier, added] = first_index.try_emplace(times.kernels.back().name, i);
-    if (!added)
-      kernels.element(i).member("name").fail(
-          fmt::format("\"{}\" is listed again (first at kernels[{}]); a kernel appears once, its launches summed",
-                      times.kernels.back().name, earlier->second));
-  }
+  times.kernels = parse_kernel_list(root.member("kernels"), parse_kernel);
   return times;
 }
 

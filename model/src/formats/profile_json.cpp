@@ -233,15 +233,7 @@ KernelProfile parse_kernel_profile(std::string_view json_text, const std::string
   const Field kernels = root.member("kernels");
   const json& array = kernels.array();
   if (array.empty()) kernels.fail("is empty, expected at least one kernel");
-  std::map<std::string, size_t> first_index;  // a kernel is listed once: two entries of one name are refused
-  for (size_t i = 0; i < array.size(); ++i) {
-    profile.kernels.push_back(parse_kernel(kernels.element(i)));
-    const auto [earlier, added] = first_index.try_emplace(profile.kernels.back().name, i);
-    if (!added)
-      kernels.element(i).member("name").fail(
-          fmt::format("\"{}\" is listed again (first at kernels[{}]); a kernel appears once, its launches summed",
-                      profile.kernels.back().name, earlier->second));
-  }
+  profile.kernels = parse_kernel_list(kernels, parse_kernel);
   if (root.has("transfers")) {
     const Field transfers = root.member("transfers");
     for (size_t i = 0; i < transfers.array().size(); ++i)

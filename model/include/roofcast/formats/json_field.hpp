@@ -2,8 +2,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -62,5 +64,23 @@ class Field {
 // the root object.
 Field check_header(const nlohmann::json& document, const std::string& source, std::string_view expected_format,
                    int supported_version);
+
+// The message for a kernel name listed a second time.
+std::string listed_again(const std::string& name, size_t first_index);
+
+// The entries of the array `kernels`, each read by `parse_entry` into a value with a `name`.
+// A name listed twice is an InputError naming both places: one kernel, one entry, its
+// launches summed (docs/formats.md), in every file that lists kernels.
+template <typename ParseEntry>
+auto parse_kernel_list(const Field& kernels, ParseEntry parse_entry) {
+  std::vector<decltype(parse_entry(kernels))> result;
+  std::map<std::string, size_t> first_index;
+  for (size_t i = 0; i < kernels.array().size(); ++i) {
+    result.push_back(parse_entry(kernels.element(i)));
+    const auto [earlier, added] = first_index.try_emplace(result.back().name, i);
+    if (!added) kernels.element(i).member("name").fail(listed_again(result.back().name, earlier->second));
+  }
+  return result;
+}
 
 }  // namespace roofcast
