@@ -8,6 +8,7 @@
 #include "roofcast/formats/input_error.hpp"
 #include "output/pipes_output.hpp"
 #include "roofcast/model/pipes_prediction.hpp"
+#include "roofcast/model/prediction_checks.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 
 namespace roofcast {
@@ -108,6 +109,7 @@ void run_explain(const ExplainOptions& options) {
   const DeviceProfile device = load_device(options.device);
   const KernelParameters parameters = kernel_parameters_of(kernel);
   const ThesisPrediction prediction = predict_thesis(parameters, device.throughput);
+  check_prediction(prediction, kernel.name, device.name);
 
   std::cout << fmt::format("Kernel {} of {}, {} invocation(s), profiled on {}\n\n", kernel.name, options.profile,
                            kernel.invocations, profile.reference_device.empty() ? "?" : profile.reference_device);

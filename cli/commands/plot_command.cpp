@@ -11,6 +11,7 @@
 #include "inputs.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/utf8.hpp"
 #include "roofcast/plots/accuracy_chart.hpp"
 #include "roofcast/plots/quadrant_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
@@ -86,7 +87,7 @@ void run_accuracy(const PlotOptions& options) {
   std::string source_note, model = "thesis";
   if (!options.validation.empty()) {
     const std::string text = read_text_file(options.validation);
-    entries = parse_validation_entries(text, options.validation);
+    entries = parse_validation_entries(text, printable_text(options.validation));
     // parse_validation_entries has checked the document; only the model's name is read here.
     if (const auto document = nlohmann::json::parse(text, nullptr, false); document.is_object())
       model = document.value("model", model);

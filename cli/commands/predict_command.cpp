@@ -9,6 +9,7 @@
 #include "output/pipes_output.hpp"
 #include "output/prediction_output.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/utf8.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 
 namespace roofcast {
@@ -57,7 +58,7 @@ void run_predict_pipes(const KernelProfile& profile, const std::vector<DevicePro
     }
   }
   if (options.format == "json") {
-    std::cout << pipes_json(predictions, options.profile).dump(2) << "\n";
+    std::cout << pipes_json(predictions, printable_text(options.profile)).dump(2) << "\n";
   } else if (options.format == "csv") {
     std::cout << pipes_csv(predictions);
   } else {
@@ -78,7 +79,7 @@ void run_predict(const PredictOptions& options) {
   const ProfilePrediction prediction = predict_profile(profile, devices, reference.get());
 
   if (options.format == "json") {
-    std::cout << prediction_json(prediction, options.profile).dump(2) << "\n";
+    std::cout << prediction_json(prediction, printable_text(options.profile)).dump(2) << "\n";
   } else if (options.format == "csv") {
     std::cout << prediction_csv(prediction);
   } else {

@@ -10,6 +10,7 @@
 #include "inputs.hpp"
 #include "output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/utf8.hpp"
 #include "roofcast/model/device_ranking.hpp"
 #include "roofcast/plots/ranking_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
@@ -87,7 +88,7 @@ void run_rank(const RankOptions& options) {
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
   const auto ranks = rank_devices(predict_profile(profile, devices), profile, devices, options.top);
   if (options.format == "json") {
-    std::cout << rank_json(ranks, options.profile).dump(2) << "\n";
+    std::cout << rank_json(ranks, printable_text(options.profile)).dump(2) << "\n";
   } else if (options.format == "csv") {
     std::cout << render_csv(rank_table(ranks));
   } else {

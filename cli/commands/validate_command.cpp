@@ -19,6 +19,7 @@
 #include "roofcast/formats/measured_json.hpp"
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/formats/validation_json.hpp"
+#include "roofcast/formats/utf8.hpp"
 #include "roofcast/model/validation_join.hpp"
 
 namespace roofcast {
@@ -67,12 +68,13 @@ MeasuredRun load_measured_run(const std::string& argument) {
     path = argument.substr(equals + 1);
   }
   const std::string text = read_text_file(path);
+  const std::string source = printable_text(path);
   MeasuredRun run;
   if (text.find("\"roofcast-profile\"") != std::string::npos) {
-    run = run_of_profile(text, path);
+    run = run_of_profile(text, source);
   } else {
-    const MeasuredTimes times = parse_measured_times(text, path);
-    run.source = path;
+    const MeasuredTimes times = parse_measured_times(text, source);
+    run.source = source;
     run.device = times.device;
     for (const auto& k : times.kernels) run.kernels.push_back({k.name, k.invocations, k.measured_ms});
   }
@@ -143,7 +145,7 @@ void run_validate(const ValidateOptions& options) {
     throw InputError("validate: give the devices to validate on with --device (repeatable) or --all-devices");
 
   std::vector<SourcedProfile> profiles;
-  for (const auto& p : options.profiles) profiles.push_back({p, load_profile(p)});
+  for (const auto& p : options.profiles) profiles.push_back({printable_text(p), load_profile(p)});
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
   std::vector<MeasuredRun> runs;
   for (const auto& m : options.measured) runs.push_back(load_measured_run(m));
