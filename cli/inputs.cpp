@@ -8,6 +8,7 @@
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/profile_json.hpp"
+#include "roofcast/formats/printable_text.hpp"
 
 namespace roofcast {
 
@@ -18,18 +19,18 @@ bool looks_like_path(const std::string& text) {
 }  // namespace
 
 DeviceProfile load_device(const std::string& name_or_file) {
-  if (looks_like_path(name_or_file)) return parse_device_profile(read_text_file(name_or_file), name_or_file);
+  if (looks_like_path(name_or_file)) return parse_device_profile(read_text_file(name_or_file), printable(name_or_file));
   if (auto device = find_bundled_device(name_or_file)) return *device;
   throw InputError(fmt::format("--device {}: unknown device: not a file and not a bundled device "
                                "(`roofcast devices` lists them)",
-                               name_or_file));
+                               printable(name_or_file)));
 }
 
 KernelProfile load_profile(const std::string& name_or_file) {
-  if (looks_like_path(name_or_file)) return parse_kernel_profile(read_text_file(name_or_file), name_or_file);
+  if (looks_like_path(name_or_file)) return parse_kernel_profile(read_text_file(name_or_file), printable(name_or_file));
   if (auto profile = find_bundled_profile(name_or_file)) return *profile;
   throw InputError(fmt::format("--profile {}: unknown profile: not a file and not a bundled profile ({})",
-                               name_or_file, fmt::join(bundled_profile_ids(), ", ")));
+                               printable(name_or_file), fmt::join(bundled_profile_ids(), ", ")));
 }
 
 std::vector<DeviceProfile> load_devices(const std::vector<std::string>& names_or_files, bool all_bundled) {

@@ -9,6 +9,7 @@
 #include "roofcast/formats/printable_text.hpp"
 #include "output/pipes_output.hpp"
 #include "roofcast/model/pipes_prediction.hpp"
+#include "roofcast/model/prediction_checks.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 
 namespace roofcast {
@@ -109,6 +110,7 @@ void run_explain(const ExplainOptions& options) {
   const DeviceProfile device = load_device(options.device);
   const KernelParameters parameters = kernel_parameters_of(kernel);
   const ThesisPrediction prediction = predict_thesis(parameters, device.throughput);
+  check_prediction(prediction, kernel.name, device.name);
 
   std::cout << fmt::format("Kernel {} of {}, {} invocation(s), profiled on {}\n\n", printable(kernel.name),
                            printable(options.profile), kernel.invocations,

@@ -24,18 +24,19 @@ struct ImportOptions {
 
 void run_import(const ImportOptions& options) {
   const std::string text = read_text_file(options.file);
-  const nlohmann::json profile = options.tool == "ncu" ? profiler::import_ncu_csv(text, options.file, options.device)
-                                                       : profiler::import_nvprof_csv(text, options.file, options.device);
+  const std::string source = printable(options.file);  // for messages and the profile's "importer"
+  const nlohmann::json profile = options.tool == "ncu" ? profiler::import_ncu_csv(text, source, options.device)
+                                                       : profiler::import_nvprof_csv(text, source, options.device);
   const std::string json = json_text(profile);
   // The result must be a profile roofcast reads: a missing thesis counter is named here.
-  const KernelProfile parsed = parse_kernel_profile(json, options.file);
+  const KernelProfile parsed = parse_kernel_profile(json, source);
   if (options.output.empty()) {
     std::cout << json;
     return;
   }
   write_file_atomically(options.output, json);
-  std::cerr << fmt::format("roofcast import: {} kernels from {} -> {}\n", parsed.kernels.size(),
-                           printable(options.file), printable(options.output));
+  std::cerr << fmt::format("roofcast import: {} kernels from {} -> {}\n", parsed.kernels.size(), source,
+                           printable(options.output));
 }
 
 }  // namespace

@@ -89,7 +89,7 @@ void run_accuracy(const PlotOptions& options) {
   std::string source_note, model = "thesis";
   if (!options.validation.empty()) {
     const std::string text = read_text_file(options.validation);
-    entries = parse_validation_entries(text, options.validation);
+    entries = parse_validation_entries(text, printable(options.validation));
     // parse_validation_entries has checked the document; only the model's name is read here.
     if (const auto document = nlohmann::json::parse(text, nullptr, false); document.is_object())
       model = document.value("model", model);

@@ -55,7 +55,7 @@ void run_predict_pipes(const KernelProfile& profile, const std::vector<DevicePro
     std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: pipes\n\n", printable(options.profile),
                              profile.kernels.size(),
                              profile.reference_device.empty() ? "unknown" : printable(profile.reference_device));
-  const auto printer = pipes_printer(options.format, std::cout, options.profile);
+  const auto printer = pipes_printer(options.format, std::cout, printable(options.profile));
   std::vector<DeviceRates> rates;
   for (const auto& device : devices) rates.push_back(device_rates_of(device));
   for (const auto& kernel : profile.kernels) {
@@ -84,7 +84,7 @@ void run_predict(const PredictOptions& options) {
     std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: {}\n\n", printable(options.profile),
                              profile.kernels.size(),
                              profile.reference_device.empty() ? "unknown" : printable(profile.reference_device), options.model);
-  const auto printer = prediction_printer(options.format, std::cout, options.profile, reference != nullptr);
+  const auto printer = prediction_printer(options.format, std::cout, printable(options.profile), reference != nullptr);
   const std::vector<DeviceTotal> totals =
       predict_profile(profile, devices, reference.get(), [&](KernelPrediction&& p) { printer->add(p); });
   printer->finish(totals);

@@ -89,7 +89,7 @@ void run_rank(const RankOptions& options) {
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
   const auto ranks = rank_devices(predict_profile(profile, devices), profile, devices, options.top);
   if (options.format == "json") {
-    std::cout << json_text(rank_json(ranks, options.profile));
+    std::cout << json_text(rank_json(ranks, printable(options.profile)));
   } else if (options.format == "csv") {
     std::cout << render_csv(rank_table(ranks));
   } else {

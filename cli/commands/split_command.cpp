@@ -10,6 +10,7 @@
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
+#include "roofcast/model/prediction_checks.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 #include "roofcast/model/work_split.hpp"
 
@@ -32,7 +33,7 @@ nlohmann::json split_json(const WorkSplit& split, const SplitOptions& options) {
     devices.push_back({{"device", d.device}, {"alone_ms", d.alone_ms}, {"sm_count", d.sm_count},
                        {"ideal_share", d.ideal_share}, {"blocks", d.blocks}, {"rounded_ms", d.rounded_ms}});
   return {{"format", "roofcast-split"}, {"version", 1},          {"model", "thesis"},
-          {"profile", options.profile},  {"kernel", options.kernel}, {"total_blocks", split.total_blocks},
+          {"profile", printable(options.profile)}, {"kernel", options.kernel}, {"total_blocks", split.total_blocks},
           {"devices", devices},          {"fastest_alone_ms", split.fastest_alone_ms},
           {"ideal_ms", split.ideal_ms},  {"rounded_ms", split.rounded_ms},
           {"ideal_gain", split.ideal_gain}, {"warnings", split.warnings}};
@@ -57,8 +58,14 @@ void run_split(const SplitOptions& options) {
   }
   const KernelParameters parameters = kernel_parameters_of(*kernel);
   std::vector<DeviceTime> times;
-  for (const auto& device : devices)
-    times.push_back({device.name, predict_thesis(parameters, device.throughput).predicted_ms, device.sm_count});
+  for (const auto& device : devices) {
+    const ThesisPrediction prediction = predict_thesis(parameters, device.throughput);
+    check_prediction(prediction, kernel->name, device.name);
+    if (prediction.predicted_ms <= 0)
+      throw InputError(fmt::format("kernel \"{}\" on device \"{}\": predicted time 0 ms, nothing to split",
+                                   kernel->name, device.name));
+    times.push_back({device.name, prediction.predicted_ms, device.sm_count});
+  }
   const WorkSplit split = split_work(times, blocks);
 
   if (options.format == "json") {

@@ -69,12 +69,13 @@ MeasuredRun load_measured_run(const std::string& argument) {
     path = argument.substr(equals + 1);
   }
   const std::string text = read_text_file(path);
+  const std::string source = printable(path);
   MeasuredRun run;
   if (text.find("\"roofcast-profile\"") != std::string::npos) {
-    run = run_of_profile(text, path);
+    run = run_of_profile(text, source);
   } else {
-    const MeasuredTimes times = parse_measured_times(text, path);
-    run.source = path;
+    const MeasuredTimes times = parse_measured_times(text, source);
+    run.source = source;
     run.device = times.device;
     for (const auto& k : times.kernels) run.kernels.push_back({k.name, k.invocations, k.measured_ms});
   }
@@ -145,7 +146,7 @@ void run_validate(const ValidateOptions& options) {
     throw InputError("validate: give the devices to validate on with --device (repeatable) or --all-devices");
 
   std::vector<SourcedProfile> profiles;
-  for (const auto& p : options.profiles) profiles.push_back({p, load_profile(p)});
+  for (const auto& p : options.profiles) profiles.push_back({printable(p), load_profile(p)});
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
   std::vector<MeasuredRun> runs;
   for (const auto& m : options.measured) runs.push_back(load_measured_run(m));

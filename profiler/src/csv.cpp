@@ -1,8 +1,13 @@
 #include "roofcast/profiler/csv_records.hpp"
 
+#include <cmath>
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/printable_text.hpp"
+#include "roofcast/formats/utf8.hpp"
 
 namespace roofcast::profiler {
 
@@ -31,11 +36,35 @@ std::vector<std::string> split_csv_line(std::string_view line) {
   return fields;
 }
 
-CsvRecords::CsvRecords(std::string_view text, std::string source) : in_(std::string(text)), source_(std::move(source)) {}
+std::optional<double> parse_csv_number(std::string_view cell) {
+  std::string digits;
+  for (char c : cell)
+    if (c != ',' && c != ' ') digits += c;
+  if (digits.empty()) return std::nullopt;
+  char* end = nullptr;
+  const double value = std::strtod(digits.c_str(), &end);
+  if (end != digits.c_str() + digits.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+namespace {
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+}  // namespace
+
+CsvRecords::CsvRecords(std::string_view text, std::string source)
+    : in_(std::string(text.starts_with(kByteOrderMark) ? text.substr(kByteOrderMark.size()) : text)),
+      source_(std::move(source)) {}
+
+bool CsvRecords::next_line(std::string& line) {
+  if (!std::getline(in_, line)) return false;
+  ++line_number_;
+  if (!is_valid_utf8(line))
+    throw InputError(fmt::format("{}:{}: not valid UTF-8 text: \"{}\"", source_, line_number_, printable(line)));
+  return true;
+}
 
 bool CsvRecords::find_header(std::string_view first_column) {
-  for (std::string line; std::getline(in_, line);) {
-    ++line_number_;
+  for (std::string line; next_line(line);) {
     std::vector<std::string> fields = split_csv_line(line);
     if (fields.front() != first_column) continue;
     header_ = std::move(fields);
@@ -51,8 +80,7 @@ std::optional<size_t> CsvRecords::column(const std::string& name) const {
 }
 
 bool CsvRecords::next(std::vector<std::string>& fields) {
-  for (std::string line; std::getline(in_, line);) {
-    ++line_number_;
+  for (std::string line; next_line(line);) {
     if (line.empty() || line == "\r" || line.rfind("==", 0) == 0) continue;
     fields = split_csv_line(line);
     if (fields.size() != header_.size())

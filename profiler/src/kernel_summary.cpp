@@ -60,7 +60,7 @@ std::vector<KernelSummary> summarize_kernels(const std::vector<LaunchRecord>& la
     kernels[it->second].launches.push_back(&launch);
   }
   for (auto& kernel : kernels) {
-    kernel.invocations = static_cast<int>(kernel.launches.size());
+    kernel.invocations = static_cast<int64_t>(kernel.launches.size());
     std::vector<double> durations;
     std::map<std::string, double> weights;  // of the ratio metrics
     for (const LaunchRecord* launch : kernel.launches) {

@@ -9,6 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/input_limits.hpp"
+#include "roofcast/formats/json_field.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/profiler/collector_protocol.hpp"
 
 namespace roofcast::profiler {
@@ -25,74 +28,95 @@ struct ProcessFile {
   bool ended = false;
 };
 
-std::array<unsigned, 3> dims(const json& value) {
-  return {value.at(0).get<unsigned>(), value.at(1).get<unsigned>(), value.at(2).get<unsigned>()};
+// Record lines are held to the ranges of the profile they become (input_limits.hpp).
+constexpr double kMaxIndex = 9007199254740992.0;  // 2^53: launch indices exact in a double
+constexpr double kMaxDevices = 1e6;
+
+std::array<unsigned, 3> dims(const Field& field, const double (&max)[3]) {
+  if (field.array().size() != 3) field.fail("expected [x, y, z]");
+  std::array<unsigned, 3> result{};
+  for (size_t i = 0; i < 3; ++i) result[i] = static_cast<unsigned>(field.element(i).whole(1, max[i]));
+  return result;
 }
 
-LaunchRecord parse_launch(const json& line) {
+unsigned optional_whole(const Field& line, const std::string& key, double max) {
+  return line.has(key) ? static_cast<unsigned>(line.member(key).whole(0, max)) : 0u;
+}
+
+LaunchRecord parse_launch(const Field& line) {
   LaunchRecord launch;
-  launch.index = line.at("index").get<uint64_t>();
-  launch.name = line.at("name").get<std::string>();
-  launch.demangled = line.value("demangled", launch.name);
-  launch.device = line.value("device", 0);
-  launch.grid = dims(line.at("grid"));
-  launch.block = dims(line.at("block"));
-  launch.dynamic_shared_bytes = line.value("dynamic_shared_bytes", 0u);
-  if (line.contains("duration_ns")) launch.duration_ns = line.at("duration_ns").get<double>();
-  launch.registers = line.value("registers", 0u);
-  launch.static_shared_bytes = line.value("static_shared_bytes", 0u);
-  if (line.contains("metrics"))
-    for (const auto& [metric, value] : line.at("metrics").items())
-      if (value.is_number()) launch.metrics[metric] = value.get<double>();
+  launch.index = static_cast<uint64_t>(line.member("index").whole(0, kMaxIndex));
+  launch.name = line.member("name").non_empty_string();
+  launch.demangled = line.has("demangled") ? line.member("demangled").non_empty_string() : launch.name;
+  launch.device = line.has("device") ? static_cast<int>(line.member("device").whole(0, kMaxDevices)) : 0;
+  launch.grid = dims(line.member("grid"), input_limits::kMaxGrid);
+  launch.block = dims(line.member("block"), input_limits::kMaxBlock);
+  if (static_cast<double>(launch.block[0]) * launch.block[1] * launch.block[2] > input_limits::kMaxThreadsPerBlock)
+    line.member("block").fail(fmt::format("more than {:g} threads per block", input_limits::kMaxThreadsPerBlock));
+  launch.dynamic_shared_bytes = optional_whole(line, "dynamic_shared_bytes", input_limits::kMaxSharedBytesPerBlock);
+  if (line.has("duration_ns")) launch.duration_ns = line.member("duration_ns").non_negative();
+  launch.registers = optional_whole(line, "registers", input_limits::kMaxRegistersPerThread);
+  launch.static_shared_bytes = optional_whole(line, "static_shared_bytes", input_limits::kMaxSharedBytesPerBlock);
+  if (line.has("metrics")) {
+    const Field metrics = line.member("metrics");
+    for (const auto& item : metrics.object().items())
+      if (item.value().is_number()) launch.metrics[item.key()] = metrics.member(item.key()).non_negative();
+  }
   return launch;
 }
 
-CopyRecord parse_copy(const json& line) {
+CopyRecord parse_copy(const Field& line) {
   CopyRecord copy;
-  copy.kind = line.at("type") == "memset" ? "memset" : line.at("direction").get<std::string>();
-  copy.pinned = line.value("pinned", false);
-  copy.bytes = line.at("bytes").get<double>();
-  copy.count = line.value("count", 1.0);
-  copy.duration_ns = line.at("duration_ns").get<double>();
-  copy.device = line.value("device", 0);
+  copy.kind = line.member("type").string() == "memset" ? "memset" : line.member("direction").non_empty_string();
+  copy.pinned = line.has("pinned") && line.member("pinned").boolean();
+  copy.bytes = line.member("bytes").non_negative();
+  copy.count = line.has("count") ? line.member("count").positive() : 1.0;
+  copy.duration_ns = line.member("duration_ns").non_negative();
+  copy.device = line.has("device") ? static_cast<int>(line.member("device").whole(0, kMaxDevices)) : 0;
   return copy;
+}
+
+void read_record(const Field& line, ProcessFile& process, RunRecords& run) {
+  const std::string type = line.member("type").string();
+  if (type == "process") {
+    if (line.has("start_ns")) process.start_ns = static_cast<int64_t>(line.member("start_ns").whole(0, 9.2e18));
+    if (line.has("pid")) process.pid = static_cast<int>(line.member("pid").whole(0, 2147483647.0));
+  } else if (type == "device") {
+    DeviceInfo& device = run.devices[static_cast<int>(line.member("index").whole(0, kMaxDevices))];
+    if (line.has("name")) device.name = line.member("name").string();
+    if (line.has("chip")) device.chip = line.member("chip").string();
+  } else if (type == "config") {
+    run.passes = static_cast<size_t>(line.member("passes").whole(0, kMaxIndex));
+  } else if (type == "launch") {
+    process.launches.push_back(parse_launch(line));
+  } else if (type == "copy" || type == "memset") {
+    process.copies.push_back(parse_copy(line));
+  } else if (type == "error") {
+    run.errors.push_back(line.member("message").string());
+  } else if (type == "warning") {
+    run.warnings.push_back(line.member("message").string());
+  } else if (type == "end") {
+    process.ended = true;
+  }
 }
 
 ProcessFile read_process_file(const std::filesystem::path& path, RunRecords& run) {
   std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("{}: cannot read the collector's records", path.string()));
+  if (!in) throw InputError(fmt::format("{}: cannot read the collector's records", printable(path.string())));
   ProcessFile process;
   std::string text;
+  const std::string file = printable(path.string());
   for (int number = 1; std::getline(in, text); ++number) {
     if (text.empty()) continue;
+    json line;
     try {
-      const json line = json::parse(text);
-      const std::string type = line.at("type").get<std::string>();
-      if (type == "process") {
-        process.start_ns = line.value("start_ns", int64_t{0});
-        process.pid = line.value("pid", 0);
-      } else if (type == "device") {
-        DeviceInfo& device = run.devices[line.at("index").get<int>()];
-        device.name = line.value("name", device.name);
-        device.chip = line.value("chip", device.chip);
-      } else if (type == "config") {
-        run.passes = line.at("passes").get<size_t>();
-      } else if (type == "launch") {
-        process.launches.push_back(parse_launch(line));
-      } else if (type == "copy" || type == "memset") {
-        process.copies.push_back(parse_copy(line));
-      } else if (type == "error") {
-        run.errors.push_back(line.at("message").get<std::string>());
-      } else if (type == "warning") {
-        run.warnings.push_back(line.at("message").get<std::string>());
-      } else if (type == "end") {
-        process.ended = true;
-      }
-    } catch (const json::exception& error) {
+      line = json::parse(text);
+    } catch (const json::exception&) {
       // A process killed mid-write leaves a cut last line; anything else is a real fault.
       if (in.peek() == std::char_traits<char>::eof()) break;
-      throw InputError(fmt::format("{}:{}: bad collector record: {}", path.string(), number, error.what()));
+      throw InputError(fmt::format("{}:{}: bad collector record: not valid JSON", file, number));
     }
+    read_record(Field(line, fmt::format("{}:{}", file, number), ""), process, run);
   }
   std::sort(process.launches.begin(), process.launches.end(),
             [](const LaunchRecord& a, const LaunchRecord& b) { return a.index < b.index; });
@@ -111,7 +135,7 @@ RunRecords read_run_records(const std::filesystem::path& folder, const std::stri
     if (file.starts_with(prefix) && file.ends_with(protocol::kFileSuffix))
       processes.push_back(read_process_file(entry.path(), run));
   }
-  if (error) throw InputError(fmt::format("{}: cannot list the collector's records: {}", folder.string(), error.message()));
+  if (error) throw InputError(fmt::format("{}: cannot list the collector's records: {}", printable(folder.string()), error.message()));
   std::sort(processes.begin(), processes.end(), [](const ProcessFile& a, const ProcessFile& b) {
     return std::tie(a.start_ns, a.pid) < std::tie(b.start_ns, b.pid);
   });

@@ -1,12 +1,15 @@
 #include <cmath>
-#include <cstdlib>
+#include <cctype>
+#include <cstdint>
 #include <map>
 #include <optional>
-#include <sstream>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/input_limits.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/profiler/importers.hpp"
 #include "roofcast/profiler/metric_set.hpp"
 
@@ -14,41 +17,36 @@ namespace roofcast::profiler {
 
 namespace {
 
-// "1,234.5" (ncu may group digits) -> 1234.5; nullopt for text that is not a number ("n/a").
-std::optional<double> parse_number(std::string text) {
-  std::string digits;
-  for (char c : text)
-    if (c != ',' && c != ' ') digits += c;
-  if (digits.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double value = std::strtod(digits.c_str(), &end);
-  if (end != digits.c_str() + digits.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
+// Nanoseconds in one `unit` of time, or nullopt when `unit` is not a time unit.
+std::optional<double> nanoseconds_in(std::string_view unit) {
+  static const std::map<std::string_view, double> ns = {{"nsecond", 1},   {"ns", 1},   {"usecond", 1e3}, {"us", 1e3},
+                                                        {"msecond", 1e6}, {"ms", 1e6}, {"second", 1e9},  {"s", 1e9}};
+  const auto it = ns.find(unit);
+  return it == ns.end() ? std::nullopt : std::optional<double>(it->second);
 }
 
-// The factor that turns a value in `unit` into the base unit (bytes, counts), or into
-// milliseconds for time units.
-double unit_factor(const std::string& unit) {
-  static const std::map<std::string, double> time_ms = {
-      {"nsecond", 1e-6}, {"usecond", 1e-3}, {"msecond", 1.0}, {"second", 1e3}, {"ns", 1e-6}, {"us", 1e-3}, {"ms", 1.0}};
-  if (const auto it = time_ms.find(unit); it != time_ms.end()) return it->second;
-  if (unit.size() > 1) {
-    const std::string rest = unit.substr(1);
-    if (rest == "byte" || rest == "sector" || rest == "inst" || rest == "request" || rest == "wavefront") {
-      switch (unit[0]) {
-        case 'K': return 1e3;
-        case 'M': return 1e6;
-        case 'G': return 1e9;
-        case 'T': return 1e12;
-        default: break;
-      }
+// What a value in `unit` is multiplied by to be in ncu's base units (those of
+// `--print-units base`, which the collector records too): bytes, sectors, instructions, cycles
+// ... without a K/M/G/T prefix, times in nanoseconds, rates per second ("Gbyte/second" -> 1e9,
+// "cycle/nsecond" -> 1e9). A unit with no prefix ("%", "SM", "register/thread") is kept as is.
+double base_unit_factor(std::string_view unit) {
+  if (const auto slash = unit.find('/'); slash != std::string_view::npos) {
+    const std::string_view per = unit.substr(slash + 1);
+    const double numerator = base_unit_factor(unit.substr(0, slash));
+    if (const auto ns = nanoseconds_in(per)) return numerator * 1e9 / *ns;
+    return numerator / base_unit_factor(per);
+  }
+  if (const auto ns = nanoseconds_in(unit)) return *ns;
+  if (unit.size() > 1 && std::islower(static_cast<unsigned char>(unit[1]))) {
+    switch (unit[0]) {
+      case 'K': return 1e3;
+      case 'M': return 1e6;
+      case 'G': return 1e9;
+      case 'T': return 1e12;
+      default: break;
     }
   }
   return 1.0;
-}
-
-bool is_time_unit(const std::string& unit) {
-  return unit == "nsecond" || unit == "usecond" || unit == "msecond" || unit == "second";
 }
 
 bool summable(const std::string& metric) {
@@ -67,12 +65,16 @@ bool is_counter_column(const std::string& column) {
 
 struct KernelRows {
   std::string name;
-  int invocations = 0;
+  int64_t invocations = 0;
   double duration_ms = 0;
   bool has_duration = false;
   std::map<std::string, double> counters;
-  std::map<std::string, int> counted;
+  std::map<std::string, int64_t> counted;
+  std::set<std::string> not_available;  // metrics ncu wrote as "n/a" (or left empty) for some launch
 };
+
+// Kernel time: gpu__time_duration.sum, in milliseconds, when its unit is a time unit.
+constexpr std::string_view kDuration = "gpu__time_duration.sum";
 
 }  // namespace
 
@@ -106,20 +108,37 @@ nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, 
     }
     const std::string& name = fields[*name_column];
     auto [it, added] = position.try_emplace(name, kernels.size());
-    if (added) kernels.push_back(KernelRows{name, 0, 0, false, {}, {}});
+    if (added) {
+      kernels.emplace_back();
+      kernels.back().name = name;
+    }
     KernelRows& kernel = kernels[it->second];
     ++kernel.invocations;
     if (display_name && device_column_name.empty()) device_column_name = fields[*display_name];
     for (size_t i : metric_columns) {
       const std::string& metric = header[i];
-      const std::optional<double> value = parse_number(fields[i]);
-      if (!value) continue;
-      if (metric == "gpu__time_duration.sum" && is_time_unit(units[i])) {
-        kernel.duration_ms += *value * unit_factor(units[i]);
+      const std::string& cell = fields[i];
+      if (cell.empty() || cell == "n/a") {
+        kernel.not_available.insert(metric);
+        continue;
+      }
+      const std::optional<double> value = parse_csv_number(cell);
+      auto fail = [&](std::string_view problem) {
+        throw InputError(fmt::format("{}:{}: kernel \"{}\": {}: {}", source, records.line_number(), name, metric,
+                                     problem));
+      };
+      if (!value) fail(fmt::format("not a number: \"{}\" (expected a number, or n/a)", printable(cell)));
+      if (*value < 0) fail(fmt::format("must be >= 0, found {}", *value));
+      const double in_base_units = *value * base_unit_factor(units[i]);
+      if (in_base_units > input_limits::kLargest)
+        fail(fmt::format("{:g} is beyond the largest value roofcast reads ({:g})", in_base_units,
+                         input_limits::kLargest));
+      if (metric == kDuration && nanoseconds_in(units[i])) {
+        kernel.duration_ms += in_base_units * 1e-6;
         kernel.has_duration = true;
         continue;
       }
-      kernel.counters[metric] += *value * unit_factor(units[i]);
+      kernel.counters[metric] += in_base_units;
       ++kernel.counted[metric];
     }
   }
@@ -127,8 +146,16 @@ nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, 
 
   nlohmann::json list = nlohmann::json::array();
   for (auto& kernel : kernels) {
-    for (auto& [metric, value] : kernel.counters)
-      if (!summable(metric)) value /= kernel.counted[metric];
+    // A metric not available for one launch is left out rather than summed over the others.
+    for (const auto& metric : kernel.not_available) kernel.counters.erase(metric);
+    for (auto& [metric, value] : kernel.counters) {
+      if (!summable(metric)) value /= static_cast<double>(kernel.counted[metric]);
+      if (value > input_limits::kLargest)
+        throw InputError(fmt::format("{}: kernel \"{}\": {}: the sum over its launches, {:g}, is beyond the largest "
+                                     "value roofcast reads ({:g})",
+                                     source, kernel.name, metric, value, input_limits::kLargest));
+    }
+    if (kernel.not_available.contains(std::string(kDuration))) kernel.has_duration = false;
     nlohmann::json entry = {{"name", kernel.name}, {"invocations", kernel.invocations}, {"counters", kernel.counters}};
     if (kernel.has_duration && kernel.duration_ms > 0) entry["measured_ms"] = kernel.duration_ms;
     list.push_back(entry);

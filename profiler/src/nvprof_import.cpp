@@ -1,26 +1,19 @@
 #include <cmath>
-#include <cstdlib>
+#include <cstdint>
 #include <map>
 #include <optional>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/input_limits.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/profiler/importers.hpp"
 #include "roofcast/profiler/metric_set.hpp"
 
 namespace roofcast::profiler {
 
 namespace {
-
-std::optional<double> plain_number(const std::string& text) {
-  if (text.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || !std::isfinite(value)) return std::nullopt;
-  return value;
-}
 
 // nvprof metrics that count events (their totals are Avg x Invocations); the rest (rates,
 // efficiencies, ratios, utilization levels) are kept as the average over invocations.
@@ -39,7 +32,7 @@ std::string device_name_of(std::string device) {
 
 struct KernelMetrics {
   std::string name;
-  int invocations = 0;
+  int64_t invocations = 0;
   std::map<std::string, double> counters;
 };
 
@@ -70,24 +63,37 @@ nlohmann::json import_nvprof_csv(std::string_view text, const std::string& sourc
       throw InputError(fmt::format("{}:{}: rows of two devices ({} and {}); import one device's rows at a time", source,
                                    number, device, row_device));
     const std::string& kernel_name = fields[column["Kernel"]];
-    const std::optional<double> invocations = plain_number(fields[column["Invocations"]]);
-    if (!invocations || *invocations < 1 || *invocations != std::floor(*invocations))
-      throw InputError(fmt::format("{}:{}: Invocations: expected a whole number >= 1, found \"{}\"", source, number,
-                                   fields[column["Invocations"]]));
+    const std::optional<double> invocations = parse_csv_number(fields[column["Invocations"]]);
+    if (!invocations || *invocations < 1 || *invocations != std::floor(*invocations) ||
+        *invocations > input_limits::kMaxCount)
+      throw InputError(fmt::format("{}:{}: Invocations: expected a whole number from 1 to {:g}, found \"{}\"", source,
+                                   number, input_limits::kMaxCount, printable(fields[column["Invocations"]])));
     auto [it, added] = position.try_emplace(kernel_name, kernels.size());
-    if (added) kernels.push_back(KernelMetrics{kernel_name, static_cast<int>(*invocations), {}});
+    if (added) kernels.push_back(KernelMetrics{kernel_name, static_cast<int64_t>(*invocations), {}});
     KernelMetrics& kernel = kernels[it->second];
-    if (kernel.invocations != static_cast<int>(*invocations))
+    if (kernel.invocations != static_cast<int64_t>(*invocations))
       throw InputError(fmt::format("{}:{}: kernel {}: Invocations {} disagrees with an earlier row ({})", source, number,
                                    kernel_name, *invocations, kernel.invocations));
     const std::string metric = fields[column["Metric Name"]];
-    const std::optional<double> average = plain_number(fields[column["Avg"]]);
-    if (!average) continue;  // rates with units ("12.3GB/s"), percentages with "%"...
+    const std::string& cell = fields[column["Avg"]];
+    const std::optional<double> average = parse_csv_number(cell);
+    auto fail = [&](std::string_view problem) {
+      throw InputError(fmt::format("{}:{}: kernel \"{}\": {}: Avg: {}", source, number, kernel_name, metric, problem));
+    };
+    if (!average) {
+      // Rates with units ("12.3GB/s") and percentages ("45%") are not imported; a count must be a number.
+      if (is_count_metric(metric)) fail(fmt::format("not a number: \"{}\"", printable(cell)));
+      continue;
+    }
+    if (*average < 0) fail(fmt::format("must be >= 0, found {}", *average));
+    const double value = is_count_metric(metric) ? *average * static_cast<double>(kernel.invocations) : *average;
+    if (value > input_limits::kLargest)
+      fail(fmt::format("{:g} is beyond the largest value roofcast reads ({:g})", value, input_limits::kLargest));
     if (metric == "achieved_occupancy") {
       kernel.counters["sm__warps_active.avg.pct_of_peak_sustained_active"] = *average * 100;
       continue;
     }
-    kernel.counters[metric] = is_count_metric(metric) ? *average * kernel.invocations : *average;
+    kernel.counters[metric] = value;
   }
   if (kernels.empty()) throw InputError(fmt::format("{}: the nvprof CSV has a header but no metric rows", source));
   nlohmann::json list = nlohmann::json::array();

@@ -34,3 +34,21 @@ TEST_CASE("measured-time files: bad input names the file and field") {
                            "m.json"),
       Catch::Contains("min_ms <= median_ms"));
 }
+
+TEST_CASE("measured-time files: hostile numbers and duplicates") {
+  auto with_kernels = [](const std::string& kernels, const std::string& version = "1") {
+    return R"({"format":"roofcast-measured","version":)" + version + R"(,"device":"x","kernels":[)" + kernels + "]}";
+  };
+  const std::string k = R"({"name":"k","invocations":3000000000,"measured_ms":1,"min_ms":0.1,"median_ms":0.2,"max_ms":0.3})";
+  CHECK(parse_measured_times(with_kernels(k), "m.json").kernels[0].invocations == 3000000000LL);
+  // 2^32 + 1 wrapped to version 1 before.
+  CHECK_THROWS_WITH(parse_measured_times(with_kernels(k, "4294967297"), "m.json"),
+                    Catch::StartsWith("m.json: version: version 4.29497e+09 is newer"));
+  CHECK_THROWS_WITH(parse_measured_times(with_kernels(k, "1e400"), "m.json"),
+                    "m.json: not valid JSON: a number beyond the double range");
+  CHECK_THROWS_WITH(parse_measured_times(with_kernels(k + "," + k), "m.json"),
+                    Catch::StartsWith("m.json: kernels[1].name: \"k\" is listed again (first at kernels[0])"));
+  const std::string tiny = R"({"name":"k","invocations":1,"measured_ms":1e-310,"min_ms":0,"median_ms":0,"max_ms":0})";
+  CHECK_THROWS_WITH(parse_measured_times(with_kernels(tiny), "m.json"),
+                    Catch::StartsWith("m.json: kernels[0] \"k\".measured_ms: must be between 1e-12 and 1e+20"));
+}

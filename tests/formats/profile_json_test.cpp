@@ -228,7 +228,7 @@ TEST_CASE("launch shapes keep registers and shared memory for occupancy") {
   CHECK(roofcast::to_json(profile)["kernels"][0]["launch_shapes"] == p["kernels"][0]["launch_shapes"]);
   p["kernels"][0]["launch_shapes"][0]["registers"] = 40.5;
   CHECK(profile_error(p) ==
-        "bad.json: kernels[0] \"sor_red\".launch_shapes[0].registers: expected a whole number of registers per thread");
+        "bad.json: kernels[0] \"sor_red\".launch_shapes[0].registers: expected a whole number from 0 to 65536, found 40.5");
 }
 
 TEST_CASE("device profiles keep occupancy limits and the benchmark clock") {
@@ -248,4 +248,98 @@ TEST_CASE("device profiles keep occupancy limits and the benchmark clock") {
   CHECK(again.sm_clock_mhz == 1980);
   d["device"]["registers_per_sm"] = -1;
   CHECK(device_error(d).rfind("bad.json: device.registers_per_sm: ", 0) == 0);
+}
+
+TEST_CASE("counts beyond 2^31 are kept exactly or refused, never wrapped") {
+  json p = valid_profile();
+  p["kernels"][0]["invocations"] = 3000000000LL;  // > 2^31: wrapped to a negative int before
+  CHECK(roofcast::parse_kernel_profile(p.dump(), "p.json").kernels[0].invocations == 3000000000LL);
+  p["kernels"][0]["invocations"] = 1e13;
+  CHECK(profile_error(p) ==
+        "bad.json: kernels[0] \"sor_red\".invocations: expected a whole number from 1 to 1000000000000, found 1e+13");
+  p = valid_profile();
+  p["kernels"][0]["launch_shapes"] = json::array({{{"grid", {64, 1, 1}}, {"block", {128, 1, 1}}, {"invocations", 5e12}}});
+  CHECK_THAT(profile_error(p), Catch::Contains("launch_shapes[0].invocations: expected a whole number from 0 to"));
+}
+
+TEST_CASE("launch grids and blocks beyond what CUDA allows are refused") {
+  json p = valid_profile();
+  auto shape_error = [&](json grid, json block) {
+    p["kernels"][0]["launch_shapes"] = json::array({{{"grid", grid}, {"block", block}, {"invocations", 1}}});
+    return profile_error(p);
+  };
+  CHECK_THAT(shape_error({1e300, 1, 1}, {128, 1, 1}),
+             Catch::EndsWith("launch_shapes[0].grid[0]: expected a whole number from 1 to 2147483647, found 1e+300"));
+  CHECK_THAT(shape_error({1, 65536, 1}, {128, 1, 1}), Catch::Contains("grid[1]: expected a whole number from 1 to 65535"));
+  CHECK_THAT(shape_error({1, 1, 1}, {1, 1, 65}), Catch::Contains("block[2]: expected a whole number from 1 to 64"));
+  CHECK_THAT(shape_error({1, 1, 1}, {1024, 2, 1}), Catch::EndsWith("block: 2048 threads per block, more than 1024"));
+  // The largest grid CUDA allows is accepted and its block count is exact.
+  p["kernels"][0]["launch_shapes"] =
+      json::array({{{"grid", {2147483647, 65535, 65535}}, {"block", {1024, 1, 1}}, {"invocations", 1}}});
+  const auto profile = roofcast::parse_kernel_profile(p.dump(), "p.json");
+  CHECK(profile.kernels[0].launch_shapes[0].blocks() == 2147483647.0 * 65535 * 65535);
+}
+
+TEST_CASE("occupancy limits are whole numbers in range") {
+  json d = valid_device();
+  d["device"] = {{"sm_count", 132}, {"max_threads_per_sm", 1e300}};
+  CHECK_THAT(device_error(d), Catch::StartsWith("bad.json: device.max_threads_per_sm: expected a whole number from 0 to"));
+  d["device"] = {{"sm_count", 132}, {"shared_allocation_unit", 0.5}};
+  CHECK_THAT(device_error(d), Catch::StartsWith("bad.json: device.shared_allocation_unit: expected a whole number"));
+}
+
+TEST_CASE("throughputs outside 1e-6 .. 1e12 of their unit are refused, optional ones too") {
+  json d = valid_device();
+  d["throughput"]["fp64_gflops"] = 1e-310;  // denormal: predicted 0 ms or inf before
+  CHECK(device_error(d) == "bad.json: throughput.fp64_gflops: must be between 1e-06 and 1e+12, found 1e-310");
+  d = valid_device();
+  d["throughput"]["dram_gbps"] = 1e308;
+  CHECK(device_error(d) == "bad.json: throughput.dram_gbps: must be between 1e-06 and 1e+12, found 1e+308");
+  d = valid_device();
+  d["throughput"]["l2_gbps"] = -400;  // an optional key: ignored without a word before
+  CHECK(device_error(d) == "bad.json: throughput.l2_gbps: must be > 0, found -400");
+  d = valid_device();
+  d["throughput"]["note"] = "measured at base clocks";  // not a number: not a throughput, left alone
+  CHECK_FALSE(roofcast::parse_device_profile(d.dump(), "d.json").extra_throughput.contains("note"));
+}
+
+TEST_CASE("counters near the double range are refused, naming the counter") {
+  json p = valid_profile();
+  p["kernels"][0]["counters"]["inst_integer"] = 1e308;  // gave inf in derived values (written as null)
+  CHECK(profile_error(p) == "bad.json: kernels[0] \"sor_red\".counters.inst_integer: must be 0 or between 1e-12 and "
+                            "1e+20, found 1e+308");
+  p = valid_profile();
+  p["kernels"][0]["counters"]["lts__t_bytes.sum"] = 1e-320;
+  CHECK_THAT(profile_error(p), Catch::Contains("counters.lts__t_bytes.sum: must be 0 or between"));
+}
+
+TEST_CASE("numbers beyond the double range and versions beyond 2^32 are input errors") {
+  std::string text = valid_profile().dump();
+  text.replace(text.find("134217728"), 9, "1e400");
+  CHECK(error_of(roofcast::parse_kernel_profile, text) == "bad.json: not valid JSON: a number beyond the double range");
+  CHECK(error_of(roofcast::parse_device_profile, R"({"format": "roofcast-device", "version": -1e999})") ==
+        "bad.json: not valid JSON: a number beyond the double range");
+  json p = valid_profile();
+  p["version"] = 4294967297LL;  // 2^32 + 1
+  CHECK_THAT(profile_error(p), Catch::StartsWith("bad.json: version: version 4.29497e+09 is newer than this roofcast"));
+}
+
+TEST_CASE("a kernel listed twice in a profile is refused, naming it") {
+  json p = valid_profile();
+  p["kernels"].push_back(p["kernels"][0]);
+  CHECK(profile_error(p) == "bad.json: kernels[1].name: \"sor_red\" is listed again (first at kernels[0]); a kernel "
+                            "appears once, its launches summed");
+}
+
+TEST_CASE("the streaming reader checks names in the kernels list that counts: the last of a repeated key") {
+  const std::string kernel = valid_profile()["kernels"][0].dump();
+  // A JSON object's repeated key keeps its last value; the names of the first list do not count.
+  const auto profile = roofcast::parse_kernel_profile(
+      R"({"format": "roofcast-profile", "version": 1, "kernels": [)" + kernel + R"(], "kernels": [)" + kernel + "]}",
+      "twice.json");
+  CHECK(profile.kernels.size() == 1);
+  CHECK_THAT(error_of(roofcast::parse_kernel_profile,
+                      R"({"format": "roofcast-profile", "version": 1, "kernels": [], "kernels": [)" + kernel + ", " +
+                          kernel + "]}"),
+             Catch::StartsWith("bad.json: kernels[1].name: \"sor_red\" is listed again (first at kernels[0])"));
 }

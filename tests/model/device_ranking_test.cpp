@@ -75,6 +75,19 @@ TEST_CASE("kernels shorter than a launch are charged the launch time, and missin
   CHECK(ranks[0].missing_transfer_fits == std::vector<std::string>{"d2h_pageable"});
 }
 
+TEST_CASE("launch gaps of a kernel launched more than 2^31 times are counted in full, never wrapped") {
+  roofcast::KernelProfile profile;
+  roofcast::KernelRecord kernel;
+  kernel.name = "tiny";
+  kernel.invocations = 3'000'000'000;
+  kernel.description = roofcast::KernelParameters{roofcast::KernelType::fp32, 1e5, 0, 1, 1, 0};  // 1e-4 ms in all
+  profile.kernels.push_back(kernel);
+  const std::vector<roofcast::DeviceProfile> devices{device("A", 1000, 50, 10)};
+  const auto ranks = roofcast::rank_devices(roofcast::predict_profile(profile, devices), profile, devices);
+  // 3e9 launches x 5 us each, less the 1e-4 ms of work.
+  CHECK(ranks[0].launch_gaps_ms == Approx(3e9 * 5e-3 - 1e-4));
+}
+
 TEST_CASE("ranking 40,000 kernels takes linear time (no lookup by kernel name)") {
   const roofcast::KernelProfile profile = roofcast::testing::many_kernels(40000);
   std::vector<roofcast::DeviceProfile> devices{*roofcast::find_bundled_device("GTX-660")};

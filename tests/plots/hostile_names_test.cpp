@@ -172,7 +172,7 @@ TEST_CASE("names reach the terminal, CSV and error messages with control charact
   CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
 }
 
-TEST_CASE("a path that is not UTF-8 is written to JSON output, not an internal error") {
+TEST_CASE("a path that is not UTF-8 is written to JSON output as printable() shows it, not an internal error") {
   const HostileInputs in = hostile_inputs();
   const fs::path odd = in.folder / "profile-\xff\xfe.json";
   fs::copy_file(in.profile, odd);
@@ -181,10 +181,13 @@ TEST_CASE("a path that is not UTF-8 is written to JSON output, not an internal e
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   const json document = json::parse(result.out);
-  CHECK(document["profile"].get<std::string>().find("profile-\xef\xbf\xbd\xef\xbf\xbd.json") != std::string::npos);
+  // As error messages name it: the odd bytes as \xNN, so the path can still be told from others.
+  CHECK(document["profile"].get<std::string>() == (in.folder / "profile-\\xff\\xfe.json").string());
 }
 
-TEST_CASE("times beyond what a chart can draw end plot accuracy and report at once with the kernel named") {
+// The readers refuse such times first (docs/formats.md, numbers every reader accepts); the charts'
+// own range check, for values that reach them another way, is tested in validation_entries_test.
+TEST_CASE("times beyond what a chart can draw end plot accuracy and report at once with the entry named") {
   const auto folder = temporary_folder();
   const auto validation = folder / "validation.json";
   std::ofstream(validation) << R"({"format": "roofcast-validation", "version": 1, "entries": [
@@ -194,9 +197,8 @@ TEST_CASE("times beyond what a chart can draw end plot accuracy and report at on
   auto result = run_roofcast_within(
       60, {"plot", "accuracy", "--validation", validation.string(), "--output", (folder / "a.svg").string()});
   CHECK(result.exit_code == 1);
-  CHECK(result.err ==
-        "roofcast: accuracy chart: kernel huge on H100: predicted_ms 1.7e+308 is outside what the chart can draw (from "
-        "1e-30 to 1e+30 ms)\n");
+  CHECK(result.err == "roofcast: " + validation.string() +
+                          ": entries[1].predicted_ms: must be between 1e-12 and 1e+20, found 1.7e+308\n");
 
   // Counters near the double range: the predicted time is infinite.
   const auto profile = folder / "profile.json";

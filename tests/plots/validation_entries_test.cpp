@@ -53,7 +53,7 @@ TEST_CASE("validation entries are read, unknown fields ignored") {
 }
 
 TEST_CASE("bad validation files give one line naming the file and field") {
-  CHECK(error_of("{") == "v.json: not valid JSON (byte 2)");
+  CHECK(error_of("{") == "v.json: not valid JSON (byte 2): the file ends too early (truncated?)");
   CHECK(error_of(R"({"format": "roofcast-profile", "entries": []})") ==
         R"(v.json: format: expected "roofcast-validation", found "roofcast-profile")");
   CHECK_THAT(error_of(R"({"version": 2, "entries": []})"), Catch::StartsWith("v.json: version: version 2 is newer"));
@@ -66,7 +66,7 @@ TEST_CASE("bad validation files give one line naming the file and field") {
   CHECK(error_of(R"({"entries": [{"kernel": "k", "device": "d", "predicted_ms": 0, "measured_ms": 2}]})") ==
         "v.json: entries[0].predicted_ms: must be > 0, found 0");
   CHECK(error_of(R"({"entries": [{"kernel": "", "device": "d", "predicted_ms": 1, "measured_ms": 2}]})") ==
-        "v.json: entries[0].kernel: expected a non-empty string");
+        "v.json: entries[0].kernel: must not be empty");
   CHECK(error_of(R"({"entries": [{"kernel": "k", "device": "d", "predicted_ms": 1, "measured_ms": 2, "bound": "io"}]})") ==
         R"(v.json: entries[0].bound: expected "compute" or "memory", found "io")");
 }
@@ -132,4 +132,20 @@ TEST_CASE("the accuracy chart of 40,000 kernels takes linear time (no search for
   CHECK(roofcast::testing::seconds_of([&] { chart = accuracy_chart(entries, "many", *chart_target_for("a.svg")); }) < 1.0);
   CHECK_THAT(chart.script, Catch::Contains("40000 predictions on 1 devices"));
   CHECK_THAT(chart.script, !Catch::Contains(" of kernel_0"));  // the title names at most 4 kernels
+}
+
+TEST_CASE("validation files: numbers beyond the double range and out-of-range times are input errors") {
+  auto error_of = [](const std::string& text) -> std::string {
+    try {
+      roofcast::parse_validation_entries(text, "v.json");
+    } catch (const roofcast::InputError& error) {
+      return error.what();
+    }
+    return "";
+  };
+  CHECK(error_of(R"({"entries": [{"kernel": "k", "device": "d", "predicted_ms": 1e400, "measured_ms": 2}]})") ==
+        "v.json: not valid JSON: a number beyond the double range");
+  CHECK_THAT(error_of(R"({"entries": [{"kernel": "k", "device": "d", "predicted_ms": 1, "measured_ms": 1e-320}]})"),
+             Catch::StartsWith("v.json: entries[0].measured_ms: must be between 1e-12 and 1e+20"));
+  CHECK_THAT(error_of(R"({"version": 4294967297, "entries": []})"), Catch::StartsWith("v.json: version: version"));
 }

@@ -121,4 +121,100 @@ TEST_CASE("ncu raw CSV from a real run (profiler test app on an H200) imports wi
   CHECK(counters.thesis.flop_count_sp_fma == 4.0 * (1 << 27));
   CHECK_FALSE(counters.extra.contains("device__attribute_max_threads_per_block"));
   CHECK(by_name.at("_Z15fp32_fma_kernelPfPKfi")->invocations == 3);
+  // --print-units base writes durations in "ns": every kernel keeps its measured time.
+  REQUIRE(triad.measured_ms);
+  CHECK(*triad.measured_ms == Approx(1.793536));
+  for (const auto& kernel : profile.kernels) CHECK(kernel.measured_ms);
+}
+
+namespace {
+
+// A two-launch ncu raw CSV of one kernel with the given units row and metric cells (duration,
+// lts__t_bytes.sum, then the thesis counters, which stay fixed).
+std::string ncu_csv(const std::string& duration_unit, const std::string& bytes_unit,
+                    const std::string& launch1, const std::string& launch2, const std::string& name = "k") {
+  const std::string header =
+      "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\",\"lts__t_bytes.sum\",\"dram__sectors_read.sum\","
+      "\"dram__sectors_write.sum\",\"smsp__inst_executed.sum\",\"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum\","
+      "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\",\"smsp__sass_thread_inst_executed_op_fp32_pred_on.sum\","
+      "\"smsp__sass_thread_inst_executed_op_fp64_pred_on.sum\",\"smsp__sass_thread_inst_executed_op_integer_pred_on.sum\","
+      "\"smsp__sass_thread_inst_executed_op_memory_pred_on.sum\"\n";
+  const std::string units = "\"\",\"\",\"" + duration_unit + "\",\"" + bytes_unit +
+                            "\",\"sector\",\"sector\",\"inst\",\"inst\",\"inst\",\"inst\",\"inst\",\"inst\",\"inst\"\n";
+  const std::string thesis = ",\"10\",\"5\",\"100\",\"0\",\"64\",\"64\",\"0\",\"20\",\"30\"\n";
+  return header + units + "\"0\",\"" + name + "\"," + launch1 + thesis + "\"1\",\"" + name + "\"," + launch2 + thesis;
+}
+
+}  // namespace
+
+TEST_CASE("ncu CSV: every time and byte unit ncu writes is converted") {
+  struct Case {
+    const char* duration_unit;
+    const char* bytes_unit;
+    double ms;     // of two launches of 1.5 units each
+    double bytes;  // of two launches of 2 units each
+  };
+  for (const Case& c : {Case{"ns", "byte", 3e-6, 4}, Case{"nsecond", "Kbyte", 3e-6, 4e3}, Case{"us", "Mbyte", 3e-3, 4e6},
+                        Case{"usecond", "Gbyte", 3e-3, 4e9}, Case{"ms", "byte", 3, 4}, Case{"msecond", "Tbyte", 3, 4e12},
+                        Case{"s", "byte", 3e3, 4}, Case{"second", "byte", 3e3, 4}}) {
+    INFO(c.duration_unit << " " << c.bytes_unit);
+    const auto profile = reparse(import_ncu_csv(ncu_csv(c.duration_unit, c.bytes_unit, "\"1.5\",\"2\"", "\"1.5\",\"2\""),
+                                                "units.csv", "D"));
+    REQUIRE(profile.kernels[0].measured_ms);
+    CHECK(*profile.kernels[0].measured_ms == Approx(c.ms));
+    CHECK(std::get<KernelCounters>(profile.kernels[0].description).extra.at("lts__t_bytes.sum") == Approx(c.bytes));
+  }
+}
+
+TEST_CASE("ncu CSV: a byte-order mark is skipped") {
+  const std::string csv = ncu_csv("ns", "byte", "\"1000\",\"2\"", "\"1000\",\"2\"");
+  const auto profile = reparse(import_ncu_csv("\xEF\xBB\xBF" + csv, "bom.csv", "D"));
+  CHECK(profile.kernels.size() == 1);
+}
+
+TEST_CASE("ncu CSV: an unreadable counter cell is an error naming file, line, kernel and metric") {
+  CHECK_THROWS_WITH(import_ncu_csv(ncu_csv("ns", "byte", "\"1000\",\"2\"", "\"1000\",\"two\""), "cells.csv", "D"),
+                    "cells.csv:4: kernel \"k\": lts__t_bytes.sum: not a number: \"two\" (expected a number, or n/a)");
+  CHECK_THROWS_WITH(import_ncu_csv(ncu_csv("ns", "byte", "\"1000\",\"1e400\"", "\"1000\",\"2\""), "cells.csv", "D"),
+                    Catch::StartsWith("cells.csv:3: kernel \"k\": lts__t_bytes.sum: not a number: \"1e400\""));
+  CHECK_THROWS_WITH(import_ncu_csv(ncu_csv("ns", "byte", "\"1000\",\"-2\"", "\"1000\",\"2\""), "cells.csv", "D"),
+                    "cells.csv:3: kernel \"k\": lts__t_bytes.sum: must be >= 0, found -2");
+  CHECK_THROWS_WITH(import_ncu_csv(ncu_csv("ns", "Tbyte", "\"1000\",\"1e9\"", "\"1000\",\"2\""), "cells.csv", "D"),
+                    Catch::StartsWith("cells.csv:3: kernel \"k\": lts__t_bytes.sum: 1e+21 is beyond the largest value"));
+}
+
+TEST_CASE("ncu CSV: a metric ncu writes as n/a for a launch is left out of that kernel, not half summed") {
+  const auto profile =
+      reparse(import_ncu_csv(ncu_csv("ns", "byte", "\"1000\",\"n/a\"", "\"1000\",\"2\""), "na.csv", "D"));
+  const auto& counters = std::get<KernelCounters>(profile.kernels[0].description);
+  CHECK_FALSE(counters.extra.contains("lts__t_bytes.sum"));
+  CHECK(*profile.kernels[0].measured_ms == Approx(2e-3));
+  // A thesis counter that is n/a leaves the profile unreadable, naming the counter.
+  std::string csv = ncu_csv("ns", "byte", "\"1000\",\"2\"", "\"1000\",\"2\"");
+  csv.replace(csv.rfind("\"100\""), 5, "\"n/a\"");
+  CHECK_THROWS_WITH(reparse(import_ncu_csv(csv, "na.csv", "D")), Catch::Contains("inst_executed: missing"));
+}
+
+TEST_CASE("CSV text that is not UTF-8 is an error naming file and line") {
+  CHECK_THROWS_WITH(import_ncu_csv(ncu_csv("ns", "byte", "\"1\",\"2\"", "\"1\",\"2\"", "k\xFF"), "utf.csv", "D"),
+                    "utf.csv:3: not valid UTF-8 text: \"\"0\",\"k\\xff\",\"1\",\"2\",\"10\",\"5\",\"100\",\"0\",\"64\",\"64\",\"0\",\"20\",\"30\"\"");
+  const std::string header = "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\",\"Min\",\"Max\",\"Avg\"\n";
+  CHECK_THROWS_WITH(import_nvprof_csv(header + "\"D (0)\",\"k\xC3\",1,\"inst_executed\",\"\",1,1,1\n", "utf.csv", ""),
+                    Catch::StartsWith("utf.csv:2: not valid UTF-8 text"));
+}
+
+TEST_CASE("nvprof CSV: a byte-order mark, counts beyond 2^31, unreadable counts") {
+  const std::string header = "\"Device\",\"Kernel\",\"Invocations\",\"Metric Name\",\"Metric Description\",\"Min\",\"Max\",\"Avg\"\n";
+  const auto big = import_nvprof_csv("\xEF\xBB\xBF" + header + "\"D (0)\",\"k\",3000000000,\"inst_executed\",\"\",1,1,2\n",
+                                     "x.csv", "");
+  CHECK(big["kernels"][0]["invocations"] == 3000000000LL);
+  CHECK(big["kernels"][0]["counters"]["inst_executed"] == 6e9);
+  CHECK_THROWS_WITH(import_nvprof_csv(header + "\"D (0)\",\"k\",1e13,\"inst_executed\",\"\",1,1,1\n", "x.csv", ""),
+                    Catch::StartsWith("x.csv:2: Invocations: expected a whole number from 1 to 1e+12"));
+  CHECK_THROWS_WITH(import_nvprof_csv(header + "\"D (0)\",\"k\",1,\"inst_executed\",\"\",1,1,\"lots\"\n", "x.csv", ""),
+                    "x.csv:2: kernel \"k\": inst_executed: Avg: not a number: \"lots\"");
+  // A rate with its unit is not imported, as before.
+  const auto rate = import_nvprof_csv(header + "\"D (0)\",\"k\",1,\"dram_read_throughput\",\"\",1,1,\"12.3GB/s\"\n",
+                                      "x.csv", "");
+  CHECK_FALSE(rate["kernels"][0]["counters"].contains("dram_read_throughput"));
 }

@@ -18,6 +18,7 @@
 #include <fmt/std.h>
 
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/printable_text.hpp"
 
 namespace roofcast {
 
@@ -109,12 +110,12 @@ fs::path folder_of(const fs::path& target) { return target.has_parent_path() ? t
 std::string read_text_file(const fs::path& path) {
   std::error_code error;
   if (fs::is_directory(path, error))
-    throw InputError(fmt::format("{}: is a folder, expected a file", path.string()));
+    throw InputError(fmt::format("{}: is a folder, expected a file", printable(path.string())));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot open: {}", path.string(), std::strerror(errno)));
+  if (!in) throw InputError(fmt::format("{}: cannot open: {}", printable(path.string()), std::strerror(errno)));
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad()) throw InputError(fmt::format("{}: read failed", path.string()));
+  if (in.bad()) throw InputError(fmt::format("{}: read failed", printable(path.string())));
   return std::move(text).str();
 }
 

@@ -1,10 +1,8 @@
 #include "roofcast/formats/measured_json.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
 
-#include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/json_field.hpp"
 
 namespace roofcast {
 
@@ -15,73 +13,29 @@ using nlohmann::json;
 constexpr const char* kFormat = "roofcast-measured";
 constexpr int kVersion = 1;
 
-[[noreturn]] void fail(const std::string& source, const std::string& path, std::string_view problem) {
-  throw InputError(fmt::format("{}: {}: {}", source, path, problem));
-}
-
-const json& member(const json& object, const std::string& key, const std::string& source, const std::string& path) {
-  const auto it = object.find(key);
-  if (it == object.end()) fail(source, path.empty() ? key : path + "." + key, "missing");
-  return *it;
-}
-
-double number_at(const json& object, const std::string& key, const std::string& source, const std::string& path,
-                 bool allow_zero) {
-  const std::string where = path + "." + key;
-  const json& value = member(object, key, source, path);
-  if (!value.is_number()) fail(source, where, fmt::format("expected a number, found {}", value.type_name()));
-  const double number = value.get<double>();
-  if (!std::isfinite(number)) fail(source, where, "expected a finite number");
-  if (allow_zero ? number < 0 : number <= 0) fail(source, where, fmt::format("must be {} 0, found {}", allow_zero ? ">=" : ">", number));
-  return number;
+MeasuredKernel parse_kernel(const Field& entry) {
+  entry.object();
+  MeasuredKernel kernel;
+  kernel.name = entry.member("name").non_empty_string();
+  const Field labelled = entry.with_path(fmt::format("{} \"{}\"", entry.path(), kernel.name));
+  kernel.invocations = labelled.member("invocations").count();
+  kernel.measured_ms = labelled.member("measured_ms").positive();
+  kernel.min_ms = labelled.member("min_ms").non_negative();
+  kernel.median_ms = labelled.member("median_ms").non_negative();
+  kernel.max_ms = labelled.member("max_ms").non_negative();
+  if (!(kernel.min_ms <= kernel.median_ms && kernel.median_ms <= kernel.max_ms))
+    labelled.fail("expected min_ms <= median_ms <= max_ms");
+  return kernel;
 }
 
 }  // namespace
 
 MeasuredTimes parse_measured_times(std::string_view json_text, const std::string& source) {
-  json document;
-  try {
-    document = json::parse(json_text);
-  } catch (const json::parse_error& error) {
-    throw InputError(fmt::format("{}: not valid JSON (byte {})", source, error.byte));
-  }
-  if (!document.is_object()) throw InputError(fmt::format("{}: expected a JSON object", source));
-  const json& format = member(document, "format", source, "");
-  if (!format.is_string() || format.get<std::string>() != kFormat)
-    fail(source, "format", fmt::format("expected \"{}\", found {}", kFormat, format.dump()));
-  const json& version = member(document, "version", source, "");
-  if (!version.is_number_integer() || version.get<int>() < 1)
-    fail(source, "version", "expected a positive integer");
-  if (version.get<int>() > kVersion)
-    fail(source, "version", fmt::format("version {} is newer than this roofcast reads ({}); upgrade roofcast",
-                                        version.get<int>(), kVersion));
+  const json document = parse_json_document(json_text, source);
+  const Field root = check_header(document, source, kFormat, kVersion);
   MeasuredTimes times;
-  const json& device = member(document, "device", source, "");
-  if (!device.is_string() || device.get<std::string>().empty()) fail(source, "device", "expected a non-empty string");
-  times.device = device.get<std::string>();
-  const json& kernels = member(document, "kernels", source, "");
-  if (!kernels.is_array()) fail(source, "kernels", "expected an array");
-  for (size_t i = 0; i < kernels.size(); ++i) {
-    std::string path = fmt::format("kernels[{}]", i);
-    const json& entry = kernels[i];
-    if (!entry.is_object()) fail(source, path, "expected an object");
-    MeasuredKernel kernel;
-    const json& name = member(entry, "name", source, path);
-    if (!name.is_string() || name.get<std::string>().empty()) fail(source, path + ".name", "expected a non-empty string");
-    kernel.name = name.get<std::string>();
-    path = fmt::format("{} \"{}\"", path, kernel.name);
-    const double invocations = number_at(entry, "invocations", source, path, false);
-    if (invocations != std::floor(invocations) || invocations > 1e9)
-      fail(source, path + ".invocations", "expected a whole number >= 1");
-    kernel.invocations = static_cast<int>(invocations);
-    kernel.measured_ms = number_at(entry, "measured_ms", source, path, false);
-    kernel.min_ms = number_at(entry, "min_ms", source, path, true);
-    kernel.median_ms = number_at(entry, "median_ms", source, path, true);
-    kernel.max_ms = number_at(entry, "max_ms", source, path, true);
-    if (!(kernel.min_ms <= kernel.median_ms && kernel.median_ms <= kernel.max_ms))
-      fail(source, path, "expected min_ms <= median_ms <= max_ms");
-    times.kernels.push_back(std::move(kernel));
-  }
+  times.device = root.member("device").non_empty_string();
+  times.kernels = parse_kernel_list(root.member("kernels"), parse_kernel);
   return times;
 }
 

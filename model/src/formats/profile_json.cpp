@@ -1,11 +1,12 @@
 #include "roofcast/formats/profile_json.hpp"
 
-#include <cmath>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/input_limits.hpp"
+#include "roofcast/formats/json_field.hpp"
 #include "roofcast/model/counter_names.hpp"
 
 namespace roofcast {
@@ -16,108 +17,18 @@ using nlohmann::json;
 
 constexpr int kSupportedVersion = 1;
 
-// A JSON value together with where it sits, so that every error names the file and field.
-class Field {
- public:
-  Field(const json& value, std::string source, std::string path)
-      : value_(value), source_(std::move(source)), path_(std::move(path)) {}
-
-  [[noreturn]] void fail(std::string_view problem) const {
-    if (path_.empty()) throw InputError(fmt::format("{}: {}", source_, problem));
-    throw InputError(fmt::format("{}: {}: {}", source_, path_, problem));
-  }
-
-  const json& value() const { return value_; }
-  const std::string& path() const { return path_; }
-
-  bool has(const std::string& key) const { return value_.is_object() && value_.contains(key); }
-
-  Field member(const std::string& key) const {
-    if (!value_.is_object()) fail("expected an object");
-    const auto it = value_.find(key);
-    if (it == value_.end()) Field(value_, source_, join(key)).fail("missing");
-    return Field(*it, source_, join(key));
-  }
-
-  Field element(size_t index) const { return Field(value_.at(index), source_, fmt::format("{}[{}]", path_, index)); }
-
-  Field with_path(std::string path) const { return Field(value_, source_, std::move(path)); }
-
-  const json& object() const {
-    if (!value_.is_object()) fail(fmt::format("expected an object, found {}", value_.type_name()));
-    return value_;
-  }
-  const json& array() const {
-    if (!value_.is_array()) fail(fmt::format("expected an array, found {}", value_.type_name()));
-    return value_;
-  }
-  std::string string() const {
-    if (!value_.is_string()) fail(fmt::format("expected a string, found {}", value_.type_name()));
-    return value_.get<std::string>();
-  }
-  double number() const {
-    if (!value_.is_number()) fail(fmt::format("expected a number, found {}", value_.type_name()));
-    const double number = value_.get<double>();
-    if (!std::isfinite(number)) fail("expected a finite number");
-    return number;
-  }
-  double non_negative() const {
-    const double n = number();
-    if (n < 0) fail(fmt::format("must be >= 0, found {}", n));
-    return n;
-  }
-  double positive() const {
-    const double n = number();
-    if (n <= 0) fail(fmt::format("must be > 0, found {}", n));
-    return n;
-  }
-
- private:
-  std::string join(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-
-  const json& value_;
-  std::string source_;
-  std::string path_;
-};
-
-json parse_document(std::string_view text, const std::string& source,
-                    const json::parser_callback_t& callback = nullptr) {
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-    throw InputError(fmt::format("{}: empty file, expected a JSON object", source));
-  try {
-    return json::parse(text, callback);
-  } catch (const json::parse_error& error) {
-    throw InputError(fmt::format("{}: not valid JSON (byte {}): {}", source, error.byte,
-                                 error.byte >= text.size() ? "the file ends too early (truncated?)"
-                                                           : "unexpected character"));
-  }
-}
-
-Field check_header(const json& document, const std::string& source, std::string_view expected_format) {
-  Field root(document, source, "");
-  root.object();
-  const std::string format = root.member("format").string();
-  if (format != expected_format)
-    root.member("format").fail(fmt::format("expected \"{}\", found \"{}\"", expected_format, format));
-  const Field version = root.member("version");
-  const double number = version.number();
-  if (number != std::floor(number) || number < 1) version.fail("expected a positive integer");
-  if (number > kSupportedVersion)
-    version.fail(fmt::format("version {} is newer than this roofcast reads ({}); upgrade roofcast",
-                             number, kSupportedVersion));
-  return root;
-}
-
 DeviceThroughput parse_throughput(const Field& throughput, std::map<std::string, double>& extra) {
   DeviceThroughput t;
-  t.fp32_gflops = throughput.member("fp32_gflops").positive();
-  t.fp64_gflops = throughput.member("fp64_gflops").positive();
-  t.int32_mad_giops = throughput.member("int32_mad_giops").positive();
-  t.int32_add_giops = throughput.member("int32_add_giops").positive();
-  t.shared_ldst_gops = throughput.member("shared_ldst_gops").positive();
-  t.dram_gbps = throughput.member("dram_gbps").positive();
+  t.fp32_gflops = throughput.member("fp32_gflops").throughput();
+  t.fp64_gflops = throughput.member("fp64_gflops").throughput();
+  t.int32_mad_giops = throughput.member("int32_mad_giops").throughput();
+  t.int32_add_giops = throughput.member("int32_add_giops").throughput();
+  t.shared_ldst_gops = throughput.member("shared_ldst_gops").throughput();
+  t.dram_gbps = throughput.member("dram_gbps").throughput();
+  // The optional keys beside the six (latencies and overheads among them) are held to the same
+  // range; a key whose value is not a number (a note) is not a throughput and is left alone.
   for (const auto& [key, value] : throughput.object().items()) {
-    if (value.is_number() && !extra.contains(key)) extra[key] = value.get<double>();
+    if (value.is_number() && !extra.contains(key)) extra[key] = throughput.member(key).throughput();
   }
   for (const char* required : {"fp32_gflops", "fp64_gflops", "int32_mad_giops", "int32_add_giops",
                                "shared_ldst_gops", "dram_gbps"})
@@ -199,31 +110,32 @@ KernelParameters parse_parameters(const Field& parameters) {
   return p;
 }
 
-std::array<double, 3> parse_dimensions(const Field& field) {
+// [x, y, z], each a whole number from 1 to its CUDA limit in `max`.
+std::array<double, 3> parse_dimensions(const Field& field, const double (&max)[3]) {
   const json& array = field.array();
   if (array.size() != 3) field.fail("expected [x, y, z]");
   std::array<double, 3> result{};
-  for (size_t i = 0; i < 3; ++i) {
-    result[i] = field.element(i).positive();
-    if (result[i] != std::floor(result[i])) field.element(i).fail("expected a whole number");
-  }
+  for (size_t i = 0; i < 3; ++i) result[i] = static_cast<double>(field.element(i).whole(1, max[i]));
   return result;
 }
 
 LaunchShape parse_launch_shape(const Field& shape) {
   LaunchShape result;
-  result.grid = parse_dimensions(shape.member("grid"));
-  result.block = parse_dimensions(shape.member("block"));
-  if (shape.has("invocations")) result.invocations = static_cast<int>(shape.member("invocations").non_negative());
-  if (shape.has("registers")) {
-    const Field registers = shape.member("registers");
-    const double n = registers.non_negative();
-    if (n != std::floor(n) || n > 65536) registers.fail("expected a whole number of registers per thread");
-    result.registers_per_thread = static_cast<int>(n);
-  }
-  if (shape.has("static_shared_bytes")) result.static_shared_bytes = shape.member("static_shared_bytes").non_negative();
+  result.grid = parse_dimensions(shape.member("grid"), input_limits::kMaxGrid);
+  result.block = parse_dimensions(shape.member("block"), input_limits::kMaxBlock);
+  if (result.threads_per_block() > input_limits::kMaxThreadsPerBlock)
+    shape.member("block").fail(fmt::format("{:.0f} threads per block, more than {:.0f}", result.threads_per_block(),
+                                           input_limits::kMaxThreadsPerBlock));
+  if (shape.has("invocations")) result.invocations = shape.member("invocations").whole(0, input_limits::kMaxCount);
+  if (shape.has("registers"))
+    result.registers_per_thread =
+        static_cast<int>(shape.member("registers").whole(0, input_limits::kMaxRegistersPerThread));
+  if (shape.has("static_shared_bytes"))
+    result.static_shared_bytes =
+        static_cast<double>(shape.member("static_shared_bytes").whole(0, input_limits::kMaxSharedBytesPerBlock));
   if (shape.has("dynamic_shared_bytes"))
-    result.dynamic_shared_bytes = shape.member("dynamic_shared_bytes").non_negative();
+    result.dynamic_shared_bytes =
+        static_cast<double>(shape.member("dynamic_shared_bytes").whole(0, input_limits::kMaxSharedBytesPerBlock));
   return result;
 }
 
@@ -234,11 +146,7 @@ TransferRecord parse_transfer(const Field& transfer) {
   const auto parsed = transfer_kind_from_string(kind.string());
   if (!parsed) kind.fail(fmt::format("expected \"h2d\", \"d2h\" or \"d2d\", found \"{}\"", kind.string()));
   record.kind = *parsed;
-  if (transfer.has("pinned")) {
-    const Field pinned = transfer.member("pinned");
-    if (!pinned.value().is_boolean()) pinned.fail("expected true or false");
-    record.pinned = pinned.value().get<bool>();
-  }
+  if (transfer.has("pinned")) record.pinned = transfer.member("pinned").boolean();
   record.count = transfer.member("count").positive();
   record.bytes = transfer.member("bytes").non_negative();
   if (transfer.has("measured_ms")) record.measured_ms = transfer.member("measured_ms").non_negative();
@@ -259,22 +167,17 @@ constexpr std::pair<const char*, double OccupancyLimits::*> kOccupancyFields[] =
 OccupancyLimits parse_occupancy_limits(const Field& device) {
   OccupancyLimits limits;
   for (const auto& [key, member] : kOccupancyFields)
-    if (device.has(key)) limits.*member = device.member(key).non_negative();
+    if (device.has(key))
+      limits.*member = static_cast<double>(device.member(key).whole(0, input_limits::kMaxOccupancyLimit));
   return limits;
 }
 
 KernelRecord parse_kernel(const Field& kernel) {
   kernel.object();
   KernelRecord record;
-  record.name = kernel.member("name").string();
-  if (record.name.empty()) kernel.member("name").fail("must not be empty");
+  record.name = kernel.member("name").non_empty_string();
   const Field labelled = kernel.with_path(fmt::format("{} \"{}\"", kernel.path(), record.name));
-  if (labelled.has("invocations")) {
-    const Field invocations = labelled.member("invocations");
-    const double n = invocations.positive();
-    if (n != std::floor(n) || n > 1e12) invocations.fail("expected a whole number >= 1");
-    record.invocations = static_cast<int>(n);
-  }
+  if (labelled.has("invocations")) record.invocations = labelled.member("invocations").count();
   if (labelled.has("measured_ms")) record.measured_ms = labelled.member("measured_ms").positive();
   if (labelled.has("measured_ms_by_device")) {
     const Field by_device = labelled.member("measured_ms_by_device");
@@ -299,25 +202,21 @@ KernelRecord parse_kernel(const Field& kernel) {
 }  // namespace
 
 DeviceProfile parse_device_profile(std::string_view json_text, const std::string& source) {
-  const json document = parse_document(json_text, source);
-  const Field root = check_header(document, source, "roofcast-device");
+  const json document = parse_json_document(json_text, source);
+  const Field root = check_header(document, source, "roofcast-device", kSupportedVersion);
   DeviceProfile device;
-  device.name = root.member("name").string();
-  if (device.name.empty()) root.member("name").fail("must not be empty");
+  device.name = root.member("name").non_empty_string();
   device.throughput = parse_throughput(root.member("throughput"), device.extra_throughput);
   if (root.has("roofline_sweep")) device.roofline_sweep = parse_roofline_sweep(root.member("roofline_sweep"));
   if (root.has("transfers")) {
     const Field transfers = root.member("transfers");
     for (const auto& item : transfers.object().items()) {
       const Field fit = transfers.member(item.key());
-      device.transfers[item.key()] = {fit.member("bandwidth_gbps").positive(), fit.member("latency_us").non_negative()};
+      device.transfers[item.key()] = {fit.member("bandwidth_gbps").throughput(), fit.member("latency_us").non_negative()};
     }
   }
   if (root.has("device") && root.member("device").has("sm_count")) {
-    const Field sm_count = root.member("device").member("sm_count");
-    const double n = sm_count.non_negative();
-    if (n != std::floor(n) || n > 1e6) sm_count.fail("expected a whole number");
-    device.sm_count = static_cast<int>(n);
+    device.sm_count = static_cast<int>(root.member("device").member("sm_count").whole(0, input_limits::kMaxSmCount));
   }
   if (root.has("device")) device.occupancy = parse_occupancy_limits(root.member("device"));
   if (root.has("clocks") && root.member("clocks").has("sm_clock_mhz_in_kernel"))
@@ -330,6 +229,7 @@ KernelProfile parse_kernel_profile(std::string_view json_text, const std::string
   // profile of 100,000 kernels never holds its whole JSON tree (hundreds of MB). A bad kernel
   // is reported after the file's syntax and header are checked, as if read from the tree.
   std::vector<KernelRecord> kernels;
+  KernelNames names;  // no kernel listed twice, as parse_kernel_list checks
   std::optional<InputError> kernel_error;
   bool in_kernels = false;
   std::string top_level_key;
@@ -339,6 +239,7 @@ KernelProfile parse_kernel_profile(std::string_view json_text, const std::string
       in_kernels = top_level_key == "kernels";
       if (in_kernels) {  // a repeated key: the last one counts, as in a JSON tree
         kernels.clear();
+        names = KernelNames();
         kernel_error.reset();
       }
     }
@@ -348,15 +249,17 @@ KernelProfile parse_kernel_profile(std::string_view json_text, const std::string
     if (!in_kernels || depth != 2 || !kernel_read) return true;
     if (!kernel_error) {
       try {
-        kernels.push_back(parse_kernel(Field(parsed, source, fmt::format("kernels[{}]", kernels.size()))));
+        const Field entry(parsed, source, fmt::format("kernels[{}]", kernels.size()));
+        kernels.push_back(parse_kernel(entry));
+        names.add(kernels.back().name, kernels.size() - 1, entry);
       } catch (const InputError& error) {
         kernel_error = error;
       }
     }
     return false;
   };
-  const json document = parse_document(json_text, source, read_kernel);
-  const Field root = check_header(document, source, "roofcast-profile");
+  const json document = parse_json_document(json_text, source, read_kernel);
+  const Field root = check_header(document, source, "roofcast-profile", kSupportedVersion);
   KernelProfile profile;
   if (root.has("reference_device")) profile.reference_device = root.member("reference_device").string();
   const Field kernels_field = root.member("kernels");

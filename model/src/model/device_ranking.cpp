@@ -20,7 +20,7 @@ void add_kernels(DeviceRank& rank, const ProfilePrediction& prediction, const Ke
     const double predicted_ms = prediction_of(k).thesis.predicted_ms;
     rank.kernels_ms += predicted_ms;
     if (overhead == device.extra_throughput.end()) continue;
-    const int invocations = profile.kernels[k].invocations;
+    const auto invocations = static_cast<double>(profile.kernels[k].invocations);
     rank.launch_gaps_ms += invocations * std::max(0.0, overhead->second * 1e-3 - predicted_ms / invocations);
   }
   // The `top` longest kernels, ties in profile order.

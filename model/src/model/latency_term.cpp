@@ -178,7 +178,7 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
       t.note = "a launch shape does not fit on an SM: latency not modelled";
       return t;
     }
-    const double n = std::max(shape.invocations, 1);
+    const auto n = static_cast<double>(std::max<int64_t>(shape.invocations, 1));
     waves += n * std::ceil(std::ceil(shape.blocks() / sms) / blocks_per_sm);
     launches += n;
     if (!most || shape.invocations > most->invocations) most = &shape;

@@ -1,4 +1,5 @@
 #include "roofcast/model/pipes_prediction.hpp"
+#include "roofcast/model/prediction_checks.hpp"
 
 #include <algorithm>
 #include <array>
@@ -151,7 +152,7 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
   }
   for (const auto& shape : kernel.launch_shapes) {
     const double blocks = shape.blocks();
-    const double weight = blocks * std::max(shape.invocations, 1);
+    const double weight = blocks * static_cast<double>(std::max<int64_t>(shape.invocations, 1));
     total_blocks += weight;
     // A launch that leaves SMs idle is the latency term's: its warps' loads in flight are in
     // the reference's stall reasons, not one load per warp as this term assumes.
@@ -176,18 +177,19 @@ void add_wave_factors(const KernelRecord& kernel, const DeviceProfile& device, P
   }
   const double sms = device.sm_count;
   double total_blocks = 0, compute = 0;
-  int invocations = 0, most = -1;
+  int64_t invocations = 0;
+  int most = -1;
   for (const auto& shape : kernel.launch_shapes) {
-    const int n = std::max(shape.invocations, 1);
+    const int64_t n = std::max<int64_t>(shape.invocations, 1);
     const double blocks = shape.blocks();
-    const double weight = blocks * n;
+    const double weight = blocks * static_cast<double>(n);
     total_blocks += weight;
     invocations += n;
     compute += weight * std::ceil(blocks / sms) / (blocks / sms);
     if (most < 0 || n > kernel.launch_shapes[static_cast<size_t>(most)].invocations)
       most = static_cast<int>(&shape - kernel.launch_shapes.data());
   }
-  p.blocks = total_blocks / std::max(invocations, 1);
+  p.blocks = total_blocks / static_cast<double>(std::max<int64_t>(invocations, 1));
   p.compute_wave_factor = compute / total_blocks;
   const Occupancy occupancy = occupancy_of(kernel.launch_shapes[static_cast<size_t>(most)], device.occupancy);
   p.blocks_per_sm = occupancy.blocks_per_sm;
@@ -269,6 +271,7 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const KernelWork& work
   }
   p.predicted_ms = p.launch_ms + throughput_ms;
   if (p.launch_ms > throughput_ms) p.limiter = "launch";
+  check_prediction(p, kernel.name, device.name);
   return p;
 }
 
@@ -284,7 +287,9 @@ double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& targ
 
   std::array<double, 3> target_sides{on_target.compute_ms, on_target.memory_ms, on_target.latency.ms};
   target_sides[static_cast<size_t>(limiting - reference_sides.begin())] *= efficiency;
-  return on_target.launch_ms + *std::max_element(target_sides.begin(), target_sides.end());
+  const double calibrated_ms = on_target.launch_ms + *std::max_element(target_sides.begin(), target_sides.end());
+  check_predicted_value(calibrated_ms, "calibrated_ms", kernel.name, target.name);
+  return calibrated_ms;
 }
 
 }  // namespace roofcast

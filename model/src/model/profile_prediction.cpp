@@ -1,5 +1,7 @@
 #include "roofcast/model/profile_prediction.hpp"
 
+#include "roofcast/model/prediction_checks.hpp"
+
 namespace roofcast {
 
 std::optional<double> measured_on(const KernelRecord& kernel, const std::string& device,
@@ -26,7 +28,9 @@ std::vector<DeviceTotal> predict_profile(const KernelProfile& profile, const std
     const KernelParameters parameters = kernel_parameters_of(kernel);
     std::optional<double> E_util;
     if (reference && kernel.measured_ms) {
-      const double on_reference = predict_thesis(parameters, reference->throughput).predicted_ms;
+      const ThesisPrediction prediction = predict_thesis(parameters, reference->throughput);
+      check_prediction(prediction, kernel.name, reference->name);
+      const double on_reference = prediction.predicted_ms;
       E_util = utilization_factor(*kernel.measured_ms, on_reference);
     }
     for (size_t d = 0; d < devices.size(); ++d) {
@@ -35,11 +39,13 @@ std::vector<DeviceTotal> predict_profile(const KernelProfile& profile, const std
       p.device = devices[d].name;
       p.parameters = parameters;
       p.thesis = predict_thesis(parameters, devices[d].throughput);
+      check_prediction(p.thesis, kernel.name, p.device);
       p.measured_ms = measured_on(kernel, devices[d].name, profile.reference_device);
       if (p.measured_ms) p.error = prediction_error(p.thesis.predicted_ms, *p.measured_ms);
       if (E_util) {
         p.E_util = E_util;
         p.corrected_ms = *E_util * p.thesis.predicted_ms;
+        check_predicted_value(*p.corrected_ms, "corrected_ms", kernel.name, p.device);
         if (p.measured_ms) p.corrected_error = prediction_error(*p.corrected_ms, *p.measured_ms);
       }
 

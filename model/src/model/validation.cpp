@@ -106,7 +106,7 @@ ValidationReport summarize_validation(std::string model, std::string reference_d
 std::vector<std::string> miss_hints(const ValidatedPrediction& entry) {
   std::vector<std::string> hints;
   const double error = entry.error();
-  const double per_launch_ms = entry.measured_ms / std::max(entry.invocations, 1);
+  const double per_launch_ms = entry.measured_ms / static_cast<double>(std::max<int64_t>(entry.invocations, 1));
   const KernelParameters& k = entry.parameters;
 
   if (per_launch_ms < 0.5 && error < 0)

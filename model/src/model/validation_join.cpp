@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/model/prediction_checks.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 
 namespace roofcast {
@@ -136,6 +137,7 @@ std::string missing_message(const MeasurementIndex& index, const SourcedProfile&
 KernelPredictor thesis_predictor() {
   return [](const KernelRecord& kernel, const DeviceProfile& device) {
     const ThesisPrediction p = predict_thesis(kernel_parameters_of(kernel), device.throughput);
+    check_prediction(p, kernel.name, device.name);
     return ModelPrediction{p.predicted_ms, p.bound};
   };
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +16,7 @@ namespace roofcast {
 //  "kernels":[{"name":..,"invocations":N,"measured_ms":total,"min_ms":..,"median_ms":..,"max_ms":..}]}
 struct MeasuredKernel {
   std::string name;
-  int invocations = 1;
+  int64_t invocations = 1;
   double measured_ms = 0;  // total over the invocations
   double min_ms = 0;
   double median_ms = 0;

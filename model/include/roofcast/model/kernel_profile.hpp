@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,7 +24,7 @@ struct KernelCounters {
 struct LaunchShape {
   std::array<double, 3> grid{1, 1, 1};   // blocks in x, y, z
   std::array<double, 3> block{1, 1, 1};  // threads per block in x, y, z
-  int invocations = 0;                   // launches with this shape
+  int64_t invocations = 0;               // launches with this shape
   int registers_per_thread = 0;          // 0 when not recorded
   double static_shared_bytes = 0;
   double dynamic_shared_bytes = 0;
@@ -34,7 +35,7 @@ struct LaunchShape {
 
 struct KernelRecord {
   std::string name;
-  int invocations = 1;
+  int64_t invocations = 1;
   std::optional<double> measured_ms;  // total time of those invocations on the reference device
   std::map<std::string, double> measured_ms_by_device;  // the same invocations timed on other devices
   std::vector<LaunchShape> launch_shapes;               // empty when not recorded

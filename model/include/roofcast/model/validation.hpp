@@ -21,7 +21,7 @@ struct ValidatedPrediction {
   std::optional<double> corrected_ms;  // utilization-corrected prediction (thesis eq. 5.13)
   Bound bound = Bound::compute;
   KernelParameters parameters;         // the kernel's thesis parameters, for diagnosing misses
-  int invocations = 1;
+  int64_t invocations = 1;
   std::optional<double> E_util;        // measured / predicted on the reference device
 
   double error() const;  // thesis eq. 5.12: (predicted - measured) / measured

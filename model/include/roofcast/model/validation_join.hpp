@@ -21,7 +21,7 @@ struct SourcedProfile {
 struct MeasuredRun {
   struct Kernel {
     std::string name;
-    int invocations = 1;
+    int64_t invocations = 1;
     double measured_ms = 0;  // total over the invocations
   };
   std::string source;

@@ -12,8 +12,14 @@ namespace roofcast::profiler {
 // One CSV record split into fields (RFC 4180 quoting: "a, b" and "" inside quotes).
 std::vector<std::string> split_csv_line(std::string_view line);
 
+// The number in a CSV cell: "1,234.5" (ncu groups digits) -> 1234.5; nullopt for a cell that
+// is not a finite number ("n/a", "12.3GB/s", "1e400", "").
+std::optional<double> parse_csv_number(std::string_view cell);
+
 // The records of a profiler's CSV export (ncu, nvprof): the banner lines before the header
-// are skipped, and so are blank lines and the tool's "==" messages between records.
+// are skipped, and so are blank lines and the tool's "==" messages between records. A UTF-8
+// byte-order mark at the start is skipped; a line that is not UTF-8 is an InputError naming the
+// file and line.
 class CsvRecords {
  public:
   CsvRecords(std::string_view text, std::string source);
@@ -30,6 +36,8 @@ class CsvRecords {
   int line_number() const { return line_number_; }
 
  private:
+  bool next_line(std::string& line);  // counts lines and checks the text
+
   std::istringstream in_;
   std::string source_;
   int line_number_ = 0;

@@ -14,8 +14,9 @@ namespace roofcast::profiler {
 // errors; every error is an InputError naming the file, line and column at fault.
 //
 // Nsight Compute: `ncu --csv --page raw --metrics <our metrics> APP` (one row per launch,
-// a units row after the header; `--print-units base` avoids scaled units, but K/M/G-scaled
-// byte and time units are converted). Counters keep their CUDA 13 names.
+// a units row after the header; values in any unit ncu writes are converted to its base units,
+// those of `--print-units base`). Counters keep their CUDA 13 names. A cell that is not a
+// number is an error; "n/a" leaves that metric out of the kernel.
 nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, const std::string& device_name);
 // nvprof: `nvprof --csv --metrics <metrics> APP` (one row per kernel and metric with
 // Invocations, Min, Max, Avg). Count metrics become totals (Avg x Invocations).

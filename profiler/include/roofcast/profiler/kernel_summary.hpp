@@ -19,14 +19,14 @@ struct LaunchShapeSummary {
   unsigned registers = 0;
   unsigned static_shared_bytes = 0;
   unsigned dynamic_shared_bytes = 0;
-  int invocations = 0;
+  int64_t invocations = 0;
 };
 
 // One kernel's launches taken together.
 struct KernelSummary {
   std::string name;          // demangled
   std::string mangled_name;
-  int invocations = 0;
+  int64_t invocations = 0;
   double total_ms = 0, min_ms = 0, median_ms = 0, max_ms = 0;
   std::map<std::string, double> counters;  // sums for counts, invocation means for ratios
   std::vector<LaunchShapeSummary> shapes;  // distinct launch shapes, in order of first use
