@@ -13,6 +13,7 @@
 #include <random>
 #include <sstream>
 #include <system_error>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/std.h>
@@ -113,10 +114,16 @@ std::string read_text_file(const fs::path& path) {
     throw InputError(fmt::format("{}: is a folder, expected a file", printable(path.string())));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("{}: cannot open: {}", printable(path.string()), std::strerror(errno)));
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Read in large chunks into one string sized up front where the size is known (a profile of
+  // 100,000 kernels is ~90 MB: a stringstream's repeated growth and final copy cost more than
+  // parsing it). A FIFO or /dev/stdin has no size and grows the string as it comes.
+  std::string text;
+  if (const auto size = fs::file_size(path, error); !error) text.reserve(size);
+  std::vector<char> chunk(1 << 20);
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+    text.append(chunk.data(), static_cast<size_t>(in.gcount()));
   if (in.bad()) throw InputError(fmt::format("{}: read failed", printable(path.string())));
-  return std::move(text).str();
+  return text;
 }
 
 void check_replaceable(const fs::path& target) {
