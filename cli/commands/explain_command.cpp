@@ -7,6 +7,7 @@
 #include "inputs.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
+#include "output/diagnostics_output.hpp"
 #include "output/pipes_output.hpp"
 #include "roofcast/model/pipes_prediction.hpp"
 #include "roofcast/model/prediction_checks.hpp"
@@ -127,6 +128,7 @@ void run_explain(const ExplainOptions& options) {
     if (measured)
       std::cout << fmt::format("  measured {:.6f} ms: error (predicted - measured) / measured = {:+.2f} %\n", *measured,
                                100 * prediction_error(pipes.predicted_ms, *measured));
+    std::cout << diagnostics_text(diagnose(kernel, device));
     return;
   }
   const auto* counters = std::get_if<KernelCounters>(&kernel.description);
