@@ -90,15 +90,15 @@ Diagnostic uncoalesced_loads(const KernelRecord& kernel, const KernelCounters& k
     d.finding = "no global loads";
     return d;
   }
-  // A warp's request touches at least its active lanes x the access width, in 32-byte sectors.
+  // A full warp's request touches 32 x the access width, in 32-byte sectors. (The collector
+  // does not count active lanes per load: the divergence of other instructions says nothing
+  // about them, and a partial warp's load touches fewer sectors, so it is never flagged.)
   const double width = width_bytes / width_instructions;  // mean over all memory instructions
-  const double lanes = thread_efficiency(k) > 0 ? kWarpSize * thread_efficiency(k) : kWarpSize;
   d.observed = sectors / loads;
-  d.ideal = std::max(1.0, lanes * width / kSectorBytes);
+  d.ideal = std::max(1.0, kWarpSize * width / kSectorBytes);
   d.applies = d.observed > kWorseThanIdeal * d.ideal;
-  d.finding = fmt::format("{:.1f} sectors per global load request; ideal {:.1f} for {:.1f}-byte accesses by {:.0f} "
-                          "active threads",
-                          d.observed, d.ideal, width, lanes);
+  d.finding = fmt::format("{:.1f} sectors per global load request; ideal {:.1f} for {:.1f}-byte accesses by a full warp",
+                          d.observed, d.ideal, width);
   if (!d.applies) return d;
 
   // Coalesced: the same loads touch the ideal sectors; L1 misses, the L2 reads they cause and
@@ -262,7 +262,9 @@ Diagnostic tail_effect(const KernelRecord& kernel, const DeviceProfile& device, 
                                       shape.blocks(), 100 * waves, slots)
                         : fmt::format("{:.2f} waves of {:.0f} blocks: the last one {:.0f} % full", waves, slots,
                                       100 * (last > 0 ? last : 1));
-  d.applies = waves > 1 && last > 0 && last < 1 / kWorseThanIdeal;
+  // A partial last wave matters when it makes the waves the SMs run noticeably more than the
+  // work needs: 2 for 1.1 waves, but 125 for 124.1.
+  d.applies = waves > 1 && last > 0 && std::ceil(waves) / waves > kWorseThanIdeal;
   if (!d.applies) return d;
   // The last wave's blocks spread over the full waves (each thread does a little more).
   LaunchCandidate c;
