@@ -26,6 +26,7 @@ struct TuneOptions {
   std::vector<int> registers;
   std::vector<double> shared_bytes;
   std::vector<double> work_per_thread;
+  std::vector<double> grid_blocks_per_sm;
   double threads = 0;
   int top = 5;
   std::string format = "table";
@@ -100,7 +101,7 @@ void add_rows(const LaunchTuning& tuning, Table& table) {
     std::vector<std::string> row{tuning.device, fmt::format("{}", rank), block_text(t.shape.block) + (t.profiled ? " *" : ""),
                                  fmt::format("{:.0f}", t.shape.blocks()), fmt::format("{}", t.shape.registers_per_thread),
                                  fmt::format("{:.0f}", t.shape.shared_bytes_per_block()),
-                                 fmt::format("{:g}", t.candidate.work_per_thread)};
+                                 fmt::format("{:.3g}", t.candidate.work_per_thread)};
     if (!t.problem.empty()) {
       row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "-", "cannot launch: " + t.problem, ""});
     } else {
@@ -125,11 +126,14 @@ void run_tune(const TuneOptions& options) {
     throw InputError("--threads: must be a thread count between 1 and 1e15");
   for (double w : options.work_per_thread)
     if (!(w > 0) || w > 1e6) throw InputError("--work-per-thread: each factor must be in (0, 1e6]");
+  for (double g : options.grid_blocks_per_sm)
+    if (!(g > 0) || g > 1e6) throw InputError("--grid-blocks-per-sm: each count must be in (0, 1e6]");
   for (double s : options.shared_bytes)
     if (!(s >= 0) || s > 1e9) throw InputError("--shared-bytes: each size must be in [0, 1e9] bytes");
   std::vector<std::array<double, 3>> blocks;
   for (const auto& text : options.block_sizes) blocks.push_back(parse_block(text));
-  const auto candidates = candidate_space(blocks, options.registers, options.shared_bytes, options.work_per_thread);
+  const auto candidates = candidate_space(blocks, options.registers, options.shared_bytes, options.work_per_thread,
+                                          options.grid_blocks_per_sm);
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
 
   std::vector<LaunchTuning> tunings;
@@ -191,6 +195,9 @@ void add_tune_command(CLI::App& app) {
       ->delimiter(',');
   command->add_option("--work-per-thread", options->work_per_thread,
                       "Work of one thread as a multiple of the profiled thread's (coarsening; default 1)")
+      ->delimiter(',');
+  command->add_option("--grid-blocks-per-sm", options->grid_blocks_per_sm,
+                      "Also try persistent grids of this many blocks per SM, each thread doing its share of the problem")
       ->delimiter(',');
   command->add_option("--threads", options->threads,
                       "Threads of the problem at the profiled per-thread work (default: profiled grid x block)");

@@ -203,3 +203,20 @@ TEST_CASE("tune: global atomics issued once per block follow the number of block
   CHECK(std::get<KernelCounters>(per_thread.description).extra.at("smsp__sass_inst_executed_op_global_atom.sum") ==
         Approx(2000 * 8 * 0.37));
 }
+
+TEST_CASE("tune: a persistent grid of a few blocks per SM removes the partial last wave") {
+  // 512,000 threads of 1000 instructions per warp at 8 ns: 256 threads, 20 blocks per SM in
+  // waves of 8: 3 waves, 0.024 ms. 8 blocks per SM of 256 (800 blocks): each thread does 2.5
+  // threads' work, 1 wave of 2500 instructions per warp: 0.020 ms.
+  const auto k = kernel(2000, 256, 1000, 7);
+  const auto candidates = candidate_space({{256, 1, 1}}, {}, {}, {}, {8});
+  REQUIRE(candidates.size() == 2);
+  const auto t = tune_launch(k, round_device(), candidates);
+  REQUIRE(t.ranked.size() == 2);
+  const auto& persistent = t.ranked.front();
+  CHECK(persistent.shape.blocks() == 800);
+  CHECK(persistent.candidate.work_per_thread == Approx(2.5));
+  CHECK(persistent.prediction.latency.ms == Approx(1 * 2500 * 8e-6));
+  CHECK(t.ranked.back().profiled);
+  CHECK(t.ranked.back().prediction.latency.ms == Approx(3 * 1000 * 8e-6));
+}

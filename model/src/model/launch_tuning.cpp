@@ -91,6 +91,8 @@ TunedLaunch tuned(const KernelRecord& kernel, const LaunchCandidate& candidate, 
   const KernelRecord recut = kernel_with_launch(kernel, candidate, device, problem_threads);
   t.shape = recut.launch_shapes.front();
   const double threads = t.shape.threads_per_block();
+  if (candidate.grid_blocks_per_sm > 0 && device.sm_count > 0)
+    t.candidate.work_per_thread = problem_threads / (t.shape.blocks() * threads);
   if (!(candidate.work_per_thread > 0) || !std::isfinite(candidate.work_per_thread)) {
     t.problem = "work per thread must be > 0";
     return t;
@@ -121,7 +123,8 @@ TunedLaunch tuned(const KernelRecord& kernel, const LaunchCandidate& candidate, 
 std::vector<LaunchCandidate> candidate_space(const std::vector<std::array<double, 3>>& blocks,
                                              const std::vector<int>& registers,
                                              const std::vector<double>& shared_bytes,
-                                             const std::vector<double>& work_per_thread) {
+                                             const std::vector<double>& work_per_thread,
+                                             const std::vector<double>& grid_blocks_per_sm) {
   const std::vector<int> regs = registers.empty() ? std::vector<int>{0} : registers;
   std::vector<std::optional<double>> shared;
   for (double s : shared_bytes) shared.emplace_back(s);
@@ -130,8 +133,10 @@ std::vector<LaunchCandidate> candidate_space(const std::vector<std::array<double
   std::vector<LaunchCandidate> out;
   for (const auto& block : blocks)
     for (int r : regs)
-      for (const auto& s : shared)
-        for (double w : works) out.push_back({block, r, s, w});
+      for (const auto& s : shared) {
+        for (double w : works) out.push_back({block, r, s, w, 0});
+        for (double g : grid_blocks_per_sm) out.push_back({block, r, s, 1, g});
+      }
   return out;
 }
 
@@ -176,6 +181,8 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
   const double threads = std::max(1.0, candidate.threads_per_block());
   const double work = candidate.work_per_thread > 0 ? candidate.work_per_thread : 1;
   shape.grid = {std::max(1.0, std::ceil(problem_threads / work / threads)), 1, 1};
+  if (candidate.grid_blocks_per_sm > 0 && device.sm_count > 0)
+    shape.grid = {std::max(1.0, std::round(candidate.grid_blocks_per_sm * device.sm_count)), 1, 1};
   shape.invocations = std::max<int64_t>(kernel.invocations, 1);
   shape.registers_per_thread =
       candidate.registers_per_thread > 0 ? candidate.registers_per_thread : reference.registers_per_thread;
@@ -223,9 +230,8 @@ LaunchTuning tune_launch(const KernelRecord& kernel, const DeviceProfile& device
   tuning.ranked.push_back(profiled);
   for (const auto& candidate : candidates) {
     TunedLaunch t = tuned(kernel, candidate, device, tuning.problem_threads);
-    if (same_launch(t.shape, profiled.shape) && candidate.work_per_thread == 1) continue;  // the profiled one
     const bool duplicate = std::any_of(tuning.ranked.begin(), tuning.ranked.end(), [&](const TunedLaunch& other) {
-      return same_launch(other.shape, t.shape) && other.candidate.work_per_thread == candidate.work_per_thread;
+      return same_launch(other.shape, t.shape) && other.candidate.work_per_thread == t.candidate.work_per_thread;
     });
     if (!duplicate) tuning.ranked.push_back(std::move(t));
   }

@@ -22,18 +22,22 @@ struct LaunchCandidate {
   // Each thread does this many times the profiled thread's work (thread coarsening): the
   // problem then needs that many times fewer threads.
   double work_per_thread = 1;
+  // > 0: a persistent grid of this many blocks per SM of the target, each thread doing what
+  // share of the problem that leaves (work_per_thread is then ignored).
+  double grid_blocks_per_sm = 0;
   double threads_per_block() const { return block[0] * block[1] * block[2]; }
 };
 
-// Every combination of the given block sizes, register counts, shared-memory sizes and work
-// factors (an empty list: as profiled).
+// Every combination of the given block sizes, register counts, shared-memory sizes, work
+// factors and persistent grids (an empty list: as profiled; grids from the problem size).
 std::vector<LaunchCandidate> candidate_space(const std::vector<std::array<double, 3>>& blocks,
                                              const std::vector<int>& registers,
                                              const std::vector<double>& shared_bytes,
-                                             const std::vector<double>& work_per_thread);
+                                             const std::vector<double>& work_per_thread,
+                                             const std::vector<double>& grid_blocks_per_sm = {});
 
 struct TunedLaunch {
-  LaunchCandidate candidate;
+  LaunchCandidate candidate;  // work_per_thread: what each thread does (a persistent grid's share)
   bool profiled = false;      // the configuration the profile measured
   LaunchShape shape;          // what the candidate launches (grid from the problem size)
   Occupancy occupancy;        // blocks per SM and what limits it
