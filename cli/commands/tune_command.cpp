@@ -168,7 +168,7 @@ void run_tune(const TuneOptions& options) {
                            printable(kernel.name), printable(options.profile), tunings.front().problem_threads);
   write_text(table, std::cout);
   std::cout << fmt::format("\nWorth measuring: the {} fastest predicted per device (measure = yes). tail idle % is the "
-                           "share of the busiest SM's time the other SMs wait (partial last wave).\n",
+                           "share of block slots left idle by a partial last wave.\n",
                            options.top);
 }
 

@@ -220,3 +220,12 @@ TEST_CASE("tune: a persistent grid of a few blocks per SM removes the partial la
   CHECK(t.ranked.back().profiled);
   CHECK(t.ranked.back().prediction.latency.ms == Approx(3 * 1000 * 8e-6));
 }
+
+TEST_CASE("tune: over several waves the tail is the empty slots of the last one") {
+  // 880 blocks of 256 threads on 100 SMs of 8 slots: 9 blocks on the busiest SM, 2 waves of 8
+  // slots for 8.8 blocks: 45 % of the slots idle.
+  const auto k = kernel(880, 256, 1000, 7);
+  const auto t = tune_launch(k, round_device(), {});
+  CHECK(t.ranked.front().waves == Approx(1.1));
+  CHECK(t.ranked.front().tail_idle_share == Approx(1 - 8.8 / 16));
+}

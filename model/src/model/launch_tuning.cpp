@@ -110,8 +110,12 @@ TunedLaunch tuned(const KernelRecord& kernel, const LaunchCandidate& candidate, 
   const double blocks = t.shape.blocks();
   if (device.sm_count > 0) {
     const double per_sm = blocks / device.sm_count;
-    if (t.occupancy.blocks_per_sm > 0) t.waves = per_sm / t.occupancy.blocks_per_sm;
-    t.tail_idle_share = 1 - per_sm / std::ceil(per_sm);
+    const double busiest = std::ceil(per_sm), slots = t.occupancy.blocks_per_sm;
+    if (slots > 0) t.waves = per_sm / slots;
+    // Within one wave the idle time is the SMs with a block fewer; over several, the empty
+    // slots of the busiest SM's last wave.
+    const double busiest_slots = slots > 0 && busiest > slots ? std::ceil(busiest / slots) * slots : busiest;
+    t.tail_idle_share = 1 - per_sm / busiest_slots;
   }
   t.prediction = predict_launch(recut, device);
   t.per_launch_ms = t.prediction.predicted_ms / static_cast<double>(std::max<int64_t>(recut.invocations, 1));

@@ -43,7 +43,8 @@ struct TunedLaunch {
   Occupancy occupancy;        // blocks per SM and what limits it
   double occupancy_share = 0; // resident warps over the SM's warp slots (0..1), theoretical
   double waves = 0;           // blocks / (SMs x blocks per SM)
-  // Share of the busiest SM's time the other SMs sit idle: 1 - mean blocks per SM / busiest SM's blocks.
+  // Share of the block slots idle over the busiest SM's time: 1 - mean blocks per SM / the
+  // busiest SM's blocks (within one wave), or / its waves x blocks per SM (over several).
   double tail_idle_share = 0;
   std::string problem;        // why it cannot launch ("" when it can); then not predicted
   PipesPrediction prediction;  // predict_launch(): all the profiled invocations
