@@ -122,10 +122,10 @@ void run_tune(const TuneOptions& options) {
   const KernelRecord& kernel = find_kernel(profile, options);
   if (const std::string problem = tuning_problem(kernel); !problem.empty())
     throw InputError(fmt::format("kernel \"{}\" of {}: {}", kernel.name, options.profile, problem));
-  if (!(options.threads >= 0) || !std::isfinite(options.threads) || options.threads > 1e15)
+  if (!(options.threads >= 0) || options.threads > 1e15)
     throw InputError("--threads: must be a thread count between 1 and 1e15");
   for (double w : options.work_per_thread)
-    if (!(w > 0) || w > 1e6) throw InputError("--work-per-thread: each factor must be in (0, 1e6]");
+    if (!(w >= 1e-6) || w > 1e6) throw InputError("--work-per-thread: each factor must be in [1e-6, 1e6]");
   for (double g : options.grid_blocks_per_sm)
     if (!(g > 0) || g > 1e6) throw InputError("--grid-blocks-per-sm: each count must be in (0, 1e6]");
   for (double s : options.shared_bytes)

@@ -229,3 +229,15 @@ TEST_CASE("tune: over several waves the tail is the empty slots of the last one"
   CHECK(t.ranked.front().waves == Approx(1.1));
   CHECK(t.ranked.front().tail_idle_share == Approx(1 - 8.8 / 16));
 }
+
+TEST_CASE("tune: a problem of twice the threads does twice the work") {
+  // Compute bound (no latency counters): 200 blocks x 256 threads, 1 ms of FMA-pipe work; at
+  // 102,400 threads 400 blocks and 2 ms.
+  const auto k = kernel(200, 256, 1e9 / (200 * 8), 0);
+  const auto t = tune_launch(k, round_device(), {}, 102400);
+  REQUIRE(t.ranked.size() == 1);
+  CHECK(t.ranked.front().shape.blocks() == 400);
+  CHECK(t.ranked.front().prediction.compute_ms == Approx(2.0));
+  const KernelRecord doubled = kernel_with_launch(k, block_of(256), round_device(), 102400);
+  CHECK(std::get<KernelCounters>(doubled.description).thesis.inst_executed == Approx(2e9));
+}

@@ -179,7 +179,10 @@ const LaunchShape& profiled_shape(const KernelRecord& kernel) {
 KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidate& candidate,
                                 const DeviceProfile& device, double problem_threads) {
   const LaunchShape& reference = profiled_shape(kernel);
-  if (problem_threads <= 0) problem_threads = reference.blocks() * reference.threads_per_block();
+  const double profiled_threads = reference.blocks() * reference.threads_per_block();
+  if (problem_threads <= 0) problem_threads = profiled_threads;
+  // A larger or smaller problem at the same per-thread work: every total scales with it.
+  const double work_scale = profiled_threads > 0 ? problem_threads / profiled_threads : 1;
   LaunchShape shape;
   shape.block = candidate.block;
   const double threads = std::max(1.0, candidate.threads_per_block());
@@ -196,23 +199,35 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
 
   KernelRecord out = kernel;
   out.measured_ms_by_device.clear();
-  const bool unchanged = kernel.launch_shapes.size() == 1 && same_launch(shape, reference);
+  const bool unchanged = kernel.launch_shapes.size() == 1 && same_launch(shape, reference) && work_scale == 1;
   out.launch_shapes = {shape};
   auto* counters = std::get_if<KernelCounters>(&out.description);
   if (!counters || unchanged) return out;
 
+  if (work_scale != 1) {
+    ThesisCounters& t = counters->thesis;
+    for (double* total : {&t.flop_count_sp_fma, &t.flop_count_dp_fma, &t.inst_compute_ld_st, &t.inst_executed,
+                          &t.inst_fp_32, &t.inst_fp_64, &t.inst_integer, &t.dram_read_transactions,
+                          &t.dram_write_transactions})
+      *total *= work_scale;
+    for (auto& [name, value] : counters->extra)
+      if (name.ends_with(".sum") || name == "lts__d_atomic_input_cycles_active.max") value *= work_scale;
+  }
+
   // Warps launched and each warp's share of the work follow the number of warps.
   const double reference_warps = profiled_warps_per_launch(kernel);
   const double warp_ratio = reference_warps > 0 ? shape.blocks() * warps_per_block(shape) / reference_warps : 1;
-  if (auto it = counters->extra.find(kWarpsLaunched); it != counters->extra.end()) it->second *= warp_ratio;
-  if (atomics_per_block(kernel, *counters)) {
+  const auto& measured = std::get<KernelCounters>(kernel.description).extra;
+  if (auto it = counters->extra.find(kWarpsLaunched); it != counters->extra.end())
+    it->second = counter(measured, kWarpsLaunched) * warp_ratio;
+  if (atomics_per_block(kernel, std::get<KernelCounters>(kernel.description))) {
     const double block_ratio = shape.blocks() / profiled_blocks_per_launch(kernel);
     for (const char* name : kGlobalAtomicCounters)
-      if (auto it = counters->extra.find(name); it != counters->extra.end()) it->second *= block_ratio;
+      if (auto it = counters->extra.find(name); it != counters->extra.end()) it->second = counter(measured, name) * block_ratio;
   }
   // The latency term caps a warp's serial time by a launch's measured time: keep that cap per
-  // instruction (each warp now runs 1 / warp_ratio times the instructions).
-  if (out.measured_ms && warp_ratio > 0) *out.measured_ms /= warp_ratio;
+  // instruction (each warp now runs work_scale / warp_ratio times the instructions).
+  if (out.measured_ms && warp_ratio > 0) *out.measured_ms *= work_scale / warp_ratio;
   // Achieved occupancy follows the theoretical occupancy.
   if (auto it = counters->extra.find(kAchievedOccupancy); it != counters->extra.end()) {
     const double before = occupancy_share(reference, occupancy_of(reference, device.occupancy), device);

@@ -66,7 +66,8 @@ std::string tuning_problem(const KernelRecord& kernel);
 const LaunchShape& profiled_shape(const KernelRecord& kernel);
 
 // The kernel re-cut into `candidate` for a problem of `problem_threads` threads (0: the profiled
-// grid x block): its launch shape and the counters that depend on it (warps launched, achieved
+// grid x block; another size scales every total of work with it): its launch shape and the
+// counters that depend on it (warps launched, achieved
 // occupancy scaled by the theoretical occupancy on `device`; global atomics issued once per
 // block, as in a reduction, scaled by the blocks). Other totals of work stay as measured.
 KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidate& candidate,
