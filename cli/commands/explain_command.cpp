@@ -4,10 +4,10 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
+#include "output/diagnostics_output.hpp"
 #include "inputs.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
-#include "output/diagnostics_output.hpp"
 #include "output/pipes_output.hpp"
 #include "roofcast/model/pipes_prediction.hpp"
 #include "roofcast/model/prediction_checks.hpp"
