@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   roofcast::add_plot_command(app);
   roofcast::add_report_command(app);
   roofcast::add_bench_command(app);
+  roofcast::add_tune_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
+#include "output/diagnostics_output.hpp"
 #include "inputs.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
@@ -127,6 +128,7 @@ void run_explain(const ExplainOptions& options) {
     if (measured)
       std::cout << fmt::format("  measured {:.6f} ms: error (predicted - measured) / measured = {:+.2f} %\n", *measured,
                                100 * prediction_error(pipes.predicted_ms, *measured));
+    std::cout << diagnostics_text(diagnose(kernel, device));
     return;
   }
   const auto* counters = std::get_if<KernelCounters>(&kernel.description);

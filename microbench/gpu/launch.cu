@@ -1,7 +1,11 @@
 // Launch overhead: back-to-back launches of an empty kernel (the rate the runtime and
 // front end sustain), the event-to-event time of one tiny kernel (one warp), and the kernel
 // floor: the time per tiny kernel inside a CUDA/HIP graph of many (what a CUPTI activity
-// record shows for a trivial kernel).
+// record shows for a trivial kernel). And the block dispatch rate: how many one-warp blocks
+// per second the GPU starts and retires when blocks do (almost) nothing, the bound on a
+// grid of many short blocks (`roofcast tune`).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "characterizers.hpp"
@@ -12,10 +16,16 @@ namespace {
 
 constexpr int kLaunchesPerRepetition = 1000;
 constexpr int kTinyThreads = 32;
+constexpr int kDispatchBlocksPerSm = 8192;
 
 __global__ void empty_kernel() {}
 
 __global__ void tiny_kernel(uint32_t* out, uint32_t seed) { out[threadIdx.x] = seed + threadIdx.x * 3u; }
+
+// One word per block, so that every block must run.
+__global__ void dispatch_kernel(uint32_t* out, uint32_t seed) {
+  if (threadIdx.x == 0) out[blockIdx.x] = seed + blockIdx.x;
+}
 
 // One value per launch: launch i of the graph writes out[i].
 __global__ void floor_kernel(uint32_t* out, uint32_t index, uint32_t seed) {
@@ -112,6 +122,25 @@ std::vector<Measurement> characterize_launch(const Context& context) {
   floor.details = fmt::format("{} launches of <<<1, {}>>> (each writes one word) captured in one graph, graph time / {}",
                               kLaunchesPerRepetition, kTinyThreads, kLaunchesPerRepetition);
   results.push_back(measure(floor, context.policy));
+
+  const uint32_t blocks = static_cast<uint32_t>(std::max(context.sm_count, 1)) * kDispatchBlocksPerSm;
+  DeviceBuffer<uint32_t> dispatch_out(blocks);
+  uint32_t dispatch_seed = 3;
+  Workload dispatch{"block_dispatch_gblocks", "Block dispatch (one-warp blocks)", "G/s", double(blocks)};
+  dispatch.launch = [&] {
+    ++dispatch_seed;
+    dispatch_kernel<<<blocks, kTinyThreads>>>(dispatch_out.data(), dispatch_seed);
+    ROOFCAST_GPU_CHECK_LAUNCH("dispatch_kernel");
+  };
+  dispatch.verify = [&]() -> std::string {
+    const auto host = dispatch_out.to_host();
+    for (uint32_t b = 0; b < blocks; ++b)
+      if (host[b] != dispatch_seed + b) return fmt::format("block {} wrote {}, expected {}", b, host[b], dispatch_seed + b);
+    return "";
+  };
+  dispatch.details = fmt::format("{} blocks of {} threads ({} per SM), thread 0 of each writes one word; blocks / time",
+                                 blocks, kTinyThreads, kDispatchBlocksPerSm);
+  results.push_back(measure(dispatch, context.policy));
   return results;
 }
 

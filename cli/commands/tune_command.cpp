@@ -1,0 +1,211 @@
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands/commands.hpp"
+#include "inputs.hpp"
+#include "output/table.hpp"
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/json_text.hpp"
+#include "roofcast/formats/printable_text.hpp"
+#include "roofcast/model/launch_tuning.hpp"
+
+namespace roofcast {
+
+namespace {
+
+struct TuneOptions {
+  std::string profile;
+  std::string kernel;
+  std::vector<std::string> devices;
+  bool all_devices = false;
+  std::vector<std::string> block_sizes{"32", "64", "96", "128", "192", "256", "384", "512", "768", "1024"};
+  std::vector<int> registers;
+  std::vector<double> shared_bytes;
+  std::vector<double> work_per_thread;
+  std::vector<double> grid_blocks_per_sm;
+  double threads = 0;
+  int top = 5;
+  std::string format = "table";
+};
+
+// "256" or "16x16" or "8x8x4".
+std::array<double, 3> parse_block(const std::string& text) {
+  std::array<double, 3> block{1, 1, 1};
+  size_t start = 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    const size_t end = text.find('x', start);
+    const std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (part.empty() || part.size() > 5 || part.find_first_not_of("0123456789") != std::string::npos ||
+        std::stod(part) < 1)
+      throw InputError(fmt::format("--block-sizes {}: give threads per block as N, NxM or NxMxK (each >= 1)", text));
+    block[static_cast<size_t>(axis)] = std::stod(part);
+    if (end == std::string::npos) return block;
+    start = end + 1;
+  }
+  throw InputError(fmt::format("--block-sizes {}: at most three dimensions", text));
+}
+
+std::string block_text(const std::array<double, 3>& b) {
+  if (b[1] == 1 && b[2] == 1) return fmt::format("{:.0f}", b[0]);
+  if (b[2] == 1) return fmt::format("{:.0f}x{:.0f}", b[0], b[1]);
+  return fmt::format("{:.0f}x{:.0f}x{:.0f}", b[0], b[1], b[2]);
+}
+
+const KernelRecord& find_kernel(const KernelProfile& profile, const TuneOptions& options) {
+  if (options.kernel.empty() && profile.kernels.size() == 1) return profile.kernels.front();
+  if (options.kernel.empty())
+    throw InputError(fmt::format("{}: holds {} kernels; choose one with --kernel", options.profile,
+                                 profile.kernels.size()));
+  for (const auto& kernel : profile.kernels)
+    if (kernel.name == options.kernel) return kernel;
+  throw InputError(fmt::format("--kernel {}: not in {}", options.kernel, options.profile));
+}
+
+nlohmann::json launch_json(const TunedLaunch& t, size_t rank) {
+  nlohmann::json j = {{"rank", rank},
+                       {"block", t.shape.block},
+                       {"threads_per_block", t.shape.threads_per_block()},
+                       {"blocks", t.shape.blocks()},
+                       {"registers_per_thread", t.shape.registers_per_thread},
+                       {"shared_bytes_per_block", t.shape.shared_bytes_per_block()},
+                       {"work_per_thread", t.candidate.work_per_thread},
+                       {"profiled", t.profiled}};
+  if (!t.problem.empty()) {
+    j["problem"] = t.problem;
+    return j;
+  }
+  j["blocks_per_sm"] = t.occupancy.blocks_per_sm;
+  j["occupancy_limiter"] = t.occupancy.limiter;
+  j["occupancy"] = t.occupancy_share;
+  j["waves"] = t.waves;
+  j["tail_idle_share"] = t.tail_idle_share;
+  j["predicted_ms"] = t.prediction.predicted_ms;
+  j["predicted_ms_per_launch"] = t.per_launch_ms;
+  j["compute_ms"] = t.prediction.compute_ms;
+  j["memory_ms"] = t.prediction.memory_ms;
+  j["latency_ms"] = t.prediction.latency.ms;
+  j["limiter"] = t.prediction.limiter;
+  j["speedup_vs_profiled"] = t.speedup;
+  j["worth_measuring"] = t.worth_measuring;
+  return j;
+}
+
+void add_rows(const LaunchTuning& tuning, Table& table) {
+  size_t rank = 0;
+  for (const auto& t : tuning.ranked) {
+    ++rank;
+    std::vector<std::string> row{tuning.device, fmt::format("{}", rank), block_text(t.shape.block) + (t.profiled ? " *" : ""),
+                                 fmt::format("{:.0f}", t.shape.blocks()), fmt::format("{}", t.shape.registers_per_thread),
+                                 fmt::format("{:.0f}", t.shape.shared_bytes_per_block()),
+                                 fmt::format("{:.3g}", t.candidate.work_per_thread)};
+    if (!t.problem.empty()) {
+      row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "-", "cannot launch: " + t.problem, ""});
+    } else {
+      const bool known = t.occupancy.blocks_per_sm > 0;
+      row.insert(row.end(), {known ? fmt::format("{}", t.occupancy.blocks_per_sm) : "?",
+                             known ? fmt::format("{:.0f}", 100 * t.occupancy_share) : "?",
+                             known ? t.occupancy.limiter : "?", known ? fmt::format("{:.2f}", t.waves) : "?",
+                             fmt::format("{:.0f}", 100 * t.tail_idle_share),
+                             fmt::format("{:.4f}", t.per_launch_ms), fmt::format("{:.2f}", t.speedup),
+                             t.prediction.limiter, t.worth_measuring ? "yes" : ""});
+    }
+    table.add_row(row);
+  }
+}
+
+void run_tune(const TuneOptions& options) {
+  const KernelProfile profile = load_profile(options.profile);
+  const KernelRecord& kernel = find_kernel(profile, options);
+  if (const std::string problem = tuning_problem(kernel); !problem.empty())
+    throw InputError(fmt::format("kernel \"{}\" of {}: {}", kernel.name, options.profile, problem));
+  if (!(options.threads >= 0) || options.threads > 1e15)
+    throw InputError("--threads: must be a thread count between 1 and 1e15");
+  for (double w : options.work_per_thread)
+    if (!(w >= 1e-6) || w > 1e6) throw InputError("--work-per-thread: each factor must be in [1e-6, 1e6]");
+  for (double g : options.grid_blocks_per_sm)
+    if (!(g > 0) || g > 1e6) throw InputError("--grid-blocks-per-sm: each count must be in (0, 1e6]");
+  for (double s : options.shared_bytes)
+    if (!(s >= 0) || s > 1e9) throw InputError("--shared-bytes: each size must be in [0, 1e9] bytes");
+  std::vector<std::array<double, 3>> blocks;
+  for (const auto& text : options.block_sizes) blocks.push_back(parse_block(text));
+  const auto candidates = candidate_space(blocks, options.registers, options.shared_bytes, options.work_per_thread,
+                                          options.grid_blocks_per_sm);
+  const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
+
+  std::vector<LaunchTuning> tunings;
+  for (const auto& device : devices) tunings.push_back(tune_launch(kernel, device, candidates, options.threads, options.top));
+
+  if (options.format == "json") {
+    nlohmann::json devices_json = nlohmann::json::array();
+    for (const auto& tuning : tunings) {
+      nlohmann::json launches = nlohmann::json::array();
+      for (size_t i = 0; i < tuning.ranked.size(); ++i) launches.push_back(launch_json(tuning.ranked[i], i + 1));
+      devices_json.push_back({{"device", tuning.device}, {"launches", launches}});
+    }
+    std::cout << json_text({{"format", "roofcast-tune"}, {"version", 1}, {"model", "pipes"},
+                            {"profile", printable(options.profile)}, {"kernel", kernel.name},
+                            {"problem_threads", tunings.front().problem_threads}, {"top", options.top},
+                            {"devices", devices_json}});
+    return;
+  }
+  Table table;
+  table.columns = {{"device", false}, {"rank"}, {"block", false}, {"blocks"}, {"regs"}, {"shared B"},
+                   {"work/thread"}, {"blocks/SM"}, {"occupancy %"}, {"occupancy limiter", false}, {"waves"},
+                   {"tail idle %"}, {"ms per launch"}, {"speedup"}, {"model limiter", false}, {"measure", false}};
+  for (const auto& tuning : tunings) {
+    add_rows(tuning, table);
+    if (&tuning != &tunings.back()) table.rules_after.push_back(table.row_count() - 1);
+  }
+  if (options.format == "csv") {
+    write_csv(table, std::cout);
+    return;
+  }
+  std::cout << fmt::format("Kernel {} of {}: {:.0f} threads of work, model pipes; * = the profiled configuration\n\n",
+                           printable(kernel.name), printable(options.profile), tunings.front().problem_threads);
+  write_text(table, std::cout);
+  std::cout << fmt::format("\nWorth measuring: the {} fastest predicted per device (measure = yes). tail idle % is the "
+                           "share of block slots left idle by a partial last wave.\n",
+                           options.top);
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& app) {
+  auto options = std::make_shared<TuneOptions>();
+  CLI::App* command = app.add_subcommand(
+      "tune", "Predict a kernel's time over launch configurations and list the ones worth measuring");
+  command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")
+      ->required();
+  command->add_option("--kernel", options->kernel, "Kernel name (optional when the profile has one kernel)");
+  command->add_option("--device", options->devices,
+                      "Target device: a bundled name or a device-profile file (repeatable; default: every bundled device)");
+  command->add_flag("--all-devices", options->all_devices, "Tune for every bundled device");
+  command->add_option("--block-sizes", options->block_sizes,
+                      "Threads per block to try: N, NxM or NxMxK (default 32 to 1024)")
+      ->delimiter(',');
+  command->add_option("--registers", options->registers, "Registers per thread to try (default: as profiled)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 255));
+  command->add_option("--shared-bytes", options->shared_bytes,
+                      "Shared memory per block to try, bytes (default: the profiled bytes per thread x the block)")
+      ->delimiter(',');
+  command->add_option("--work-per-thread", options->work_per_thread,
+                      "Work of one thread as a multiple of the profiled thread's (coarsening; default 1)")
+      ->delimiter(',');
+  command->add_option("--grid-blocks-per-sm", options->grid_blocks_per_sm,
+                      "Also try persistent grids of this many blocks per SM, each thread doing its share of the problem")
+      ->delimiter(',');
+  command->add_option("--threads", options->threads,
+                      "Threads of the problem at the profiled per-thread work (default: profiled grid x block)");
+  command->add_option("--top", options->top, "How many of the fastest predicted to mark worth measuring")
+      ->check(CLI::Range(1, 1000000));
+  command->add_option("--format", options->format, "Output format")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  command->callback([options] { run_tune(*options); });
+}
+
+}  // namespace roofcast

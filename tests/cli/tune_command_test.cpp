@@ -1,0 +1,67 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "run_command.hpp"
+
+using roofcast::testing::run_roofcast;
+
+namespace {
+
+// Profiles and the device profile of the H100 run in docs/validation/2026-11-25-tune.
+const std::string kRun = std::string(ROOFCAST_SOURCE_DIR) + "/docs/validation/2026-11-25-tune/";
+const std::string kDevice = kRun + "device.json";
+
+}  // namespace
+
+TEST_CASE("tune ranks block sizes of a profiled kernel, fastest first, and marks the top N") {
+  const auto result = run_roofcast({"tune", "--profile", kRun + "profiles/sweep_fma.json", "--device", kDevice,
+                                    "--block-sizes", "128,256,1024,2048", "--top", "2", "--format", "json"});
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  const auto& launches = json["devices"][0]["launches"];
+  REQUIRE(launches.size() == 4);  // 256 is the profiled configuration
+  for (size_t i = 1; i + 1 < launches.size(); ++i)
+    CHECK(launches[i]["predicted_ms"].get<double>() >= launches[i - 1]["predicted_ms"].get<double>());
+  CHECK(launches[0]["worth_measuring"] == true);
+  CHECK(launches[1]["worth_measuring"] == true);
+  CHECK(launches[2]["worth_measuring"] == false);
+  // 1024 threads: 2 blocks per SM over 300,000 threads, the slowest (measured too: 0.112 vs 0.086 ms).
+  CHECK(launches[2]["threads_per_block"] == 1024);
+  CHECK_THAT(launches[3]["problem"].get<std::string>(), Catch::Contains("1024"));
+  bool profiled = false;
+  for (const auto& launch : launches) profiled = profiled || launch["profiled"] == true;
+  CHECK(profiled);
+}
+
+TEST_CASE("tune prints a table and CSV, and refuses what it cannot tune") {
+  const auto table = run_roofcast({"tune", "--profile", kRun + "profiles/sweep_triad.json", "--device", kDevice,
+                                   "--block-sizes", "32,256"});
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(table.out, Catch::Contains("block dispatch"));  // 1 M blocks of 32 threads
+  CHECK_THAT(table.out, Catch::Contains("occupancy limiter"));
+  const auto csv = run_roofcast({"tune", "--profile", kRun + "profiles/sweep_triad.json", "--device", kDevice,
+                                 "--block-sizes", "32,256", "--format", "csv"});
+  REQUIRE(csv.exit_code == 0);
+  CHECK_THAT(csv.out, Catch::StartsWith("device,rank,block"));
+
+  const auto published = run_roofcast({"tune", "--profile", "thesis-redblack", "--device", "GTX-480"});
+  CHECK(published.exit_code == 1);
+  CHECK_THAT(published.err, Catch::Contains("no launch shape"));
+  const auto bad_block = run_roofcast({"tune", "--profile", kRun + "profiles/sweep_fma.json", "--device", kDevice,
+                                       "--block-sizes", "16x0"});
+  CHECK(bad_block.exit_code == 1);
+  CHECK_THAT(bad_block.err, Catch::Contains("--block-sizes 16x0"));
+}
+
+TEST_CASE("explain diagnoses the bad variant and leaves the good one alone") {
+  const auto bad = run_roofcast({"explain", "--profile", kRun + "profiles/transpose_conflicting.json", "--device", kDevice});
+  REQUIRE(bad.exit_code == 0);
+  CHECK_THAT(bad.out, Catch::Contains("Diagnostics"));
+  CHECK_THAT(bad.out, Catch::Matches("(.|\n)*shared-memory bank conflicts +16.67 wavefronts(.|\n)*if fixed(.|\n)*"));
+  const auto good = run_roofcast({"explain", "--profile", kRun + "profiles/transpose_padded.json", "--device", kDevice});
+  REQUIRE(good.exit_code == 0);
+  CHECK(good.out.find("if fixed") == std::string::npos);
+}

@@ -1,0 +1,243 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "roofcast/model/launch_tuning.hpp"
+
+using namespace roofcast;
+
+namespace {
+
+// 100 SMs of 2048 threads, 32 blocks, 64 K registers and 228 KiB shared memory; 1000 G warp
+// instructions/s on the FMA pipe and at issue; a 1000 MHz clock, one warp issuing every cycle,
+// FFMA 4 ns, memory latencies from 30 to 500 ns; a 2 us kernel floor.
+DeviceProfile round_device() {
+  DeviceProfile d;
+  d.name = "round";
+  d.sm_count = 100;
+  d.sm_clock_mhz = 1000;
+  d.throughput = {64000, 32000, 32000, 32000, 32000, 3000};
+  d.extra_throughput = {{"pipe_fma_gwips", 1000},      {"pipe_alu_gwips", 500},   {"pipe_issue_gwips", 1000},
+                        {"dram_read_gbps", 4000},      {"dram_copy_gbps", 3000},  {"dram_write_gbps", 2000},
+                        {"kernel_floor_us", 2},        {"dram_latency_ns", 400},  {"warp_issue_interval_ns", 1},
+                        {"latency_ffma_ns", 4},        {"latency_l1_hit_ns", 30}, {"latency_l2_hit_ns", 200},
+                        {"latency_dram_ns", 500}};
+  d.occupancy = {2048, 32, 65536, 256, 233472, 1024, 128};
+  return d;
+}
+
+// One launch of `blocks` x `threads` (32 registers per thread), `per_warp` FMA-pipe instructions
+// per warp; with `stall_wait` > 0 it also has the latency term's counters: each instruction
+// waited `stall_wait` cycles on a fixed-latency dependency.
+KernelRecord kernel(double blocks, double threads, double per_warp, double stall_wait) {
+  const double warps = blocks * std::ceil(threads / 32), instructions = warps * per_warp;
+  KernelCounters c;
+  c.thesis.inst_executed = instructions;
+  c.thesis.inst_fp_32 = instructions * 32;
+  c.extra["smsp__inst_executed_pipe_fma.sum"] = instructions;
+  if (stall_wait > 0) {
+    c.extra["sm__warps_launched.sum"] = warps;
+    c.extra["sm__cycles_elapsed.avg.per_second"] = 1e9;
+    c.extra["smsp__warps_issue_stalled_wait.sum"] = stall_wait * instructions;
+    c.extra["smsp__warps_issue_stalled_selected.sum"] = instructions;
+  }
+  KernelRecord k;
+  k.name = "k";
+  k.invocations = 1;
+  LaunchShape shape;
+  shape.grid = {blocks, 1, 1};
+  shape.block = {threads, 1, 1};
+  shape.invocations = 1;
+  shape.registers_per_thread = 32;
+  k.launch_shapes = {shape};
+  k.description = c;
+  return k;
+}
+
+LaunchCandidate block_of(double threads, int registers = 0) {
+  LaunchCandidate c;
+  c.block = {threads, 1, 1};
+  c.registers_per_thread = registers;
+  return c;
+}
+
+const TunedLaunch& with_threads(const LaunchTuning& t, double threads, int registers = 32) {
+  for (const auto& launch : t.ranked)
+    if (launch.shape.threads_per_block() == threads && launch.shape.registers_per_thread == registers) return launch;
+  FAIL("no configuration with " << threads << " threads and " << registers << " registers");
+  return t.ranked.front();
+}
+
+}  // namespace
+
+TEST_CASE("tune: the grid follows the problem size, the profiled configuration is one of the candidates") {
+  const auto k = kernel(2000, 256, 1000, 7);  // 512,000 threads
+  const auto t = tune_launch(k, round_device(), {block_of(64), block_of(256), block_of(1000)});
+  CHECK(t.problem_threads == 512000);
+  REQUIRE(t.ranked.size() == 3);  // 256 is the profiled one, not listed twice
+  CHECK(with_threads(t, 64).shape.blocks() == 8000);
+  CHECK(with_threads(t, 1000).shape.blocks() == 512);  // 512 x 1000 covers 512,000
+  CHECK(with_threads(t, 256).profiled);
+  CHECK(with_threads(t, 256).speedup == Approx(1));
+}
+
+TEST_CASE("tune: a latency-bound kernel is not predicted faster at half the occupancy") {
+  // 8 ns per instruction, 1000 instructions per warp. 256 threads: 8 blocks per SM (threads),
+  // 20 blocks on each SM, 3 waves. 64 threads: 32 blocks per SM, 80 per SM, 3 waves.
+  // 32 threads: 32 blocks per SM (the block limit: half the warp slots), 160 per SM, 5 waves.
+  const auto k = kernel(2000, 256, 1000, 7);
+  const auto t = tune_launch(k, round_device(), {block_of(32), block_of(64)});
+  const auto& half = with_threads(t, 32);
+  const auto& full = with_threads(t, 64);
+  CHECK(half.occupancy.limiter == "blocks");
+  CHECK(half.occupancy_share == Approx(0.5));
+  CHECK(full.occupancy_share == Approx(1));
+  CHECK(half.prediction.latency.ms == Approx(5 * 1000 * 8e-6));
+  CHECK(full.prediction.latency.ms == Approx(3 * 1000 * 8e-6));
+  CHECK(half.prediction.predicted_ms > full.prediction.predicted_ms);
+  CHECK(t.ranked.back().shape.threads_per_block() == 32);
+  CHECK(half.prediction.limiter.find("latency") != std::string::npos);
+}
+
+TEST_CASE("tune: registers that halve the occupancy make a latency-bound kernel slower") {
+  // 64 registers x 256 threads: 4 blocks per SM instead of 8, 5 waves instead of 3.
+  const auto k = kernel(2000, 256, 1000, 7);
+  const auto t = tune_launch(k, round_device(), {block_of(256, 64)});
+  const auto& heavy = with_threads(t, 256, 64);
+  CHECK(heavy.occupancy.blocks_per_sm == 4);
+  CHECK(heavy.occupancy.limiter == "registers");
+  CHECK(heavy.prediction.latency.waves == 5);
+  CHECK(heavy.speedup < 1);
+}
+
+TEST_CASE("tune: a partial last wave leaves SMs idle (tail effect)") {
+  // A compute-bound kernel (no latency counters), 51,200 threads, 1 ms of FMA-pipe work.
+  // 256 threads: 200 blocks, 2 on every SM. 384 threads: 134 blocks, 2 on the busiest SM but
+  // 1.34 on the mean one: 33 % idle, the compute takes 2 / 1.34 times as long.
+  const auto k = kernel(200, 256, 1e9 / (200 * 8), 0);
+  const auto t = tune_launch(k, round_device(), {block_of(384)});
+  const auto& even = with_threads(t, 256);
+  const auto& tail = with_threads(t, 384);
+  CHECK(even.tail_idle_share == Approx(0));
+  CHECK(tail.shape.blocks() == 134);
+  CHECK(tail.tail_idle_share == Approx(1 - 1.34 / 2));
+  CHECK(tail.prediction.compute_ms == Approx(even.prediction.compute_ms * 2 / 1.34));
+  CHECK(t.ranked.front().profiled);
+  CHECK(tail.speedup == Approx(even.prediction.predicted_ms / tail.prediction.predicted_ms));
+}
+
+TEST_CASE("tune: configurations that cannot launch are ranked last with the reason") {
+  const auto k = kernel(2000, 256, 1000, 7);
+  LaunchCandidate huge_shared = block_of(128);
+  huge_shared.shared_bytes = 300000;
+  const auto t = tune_launch(k, round_device(), {block_of(2048), huge_shared, block_of(128)}, 0, 1);
+  REQUIRE(t.ranked.size() == 4);
+  CHECK(t.ranked[2].problem.find("1024") != std::string::npos);
+  CHECK(t.ranked[3].problem.find("shared memory") != std::string::npos);
+  CHECK(t.ranked[0].worth_measuring);
+  CHECK_FALSE(t.ranked[1].worth_measuring);  // --top 1
+  CHECK_FALSE(t.ranked[2].worth_measuring);
+}
+
+TEST_CASE("tune: the re-cut kernel keeps its work and scales what depends on the launch") {
+  auto k = kernel(2000, 256, 1000, 7);
+  std::get<KernelCounters>(k.description).extra["sm__warps_active.avg.pct_of_peak_sustained_active"] = 80;
+  k.measured_ms = 1.0;
+  const auto device = round_device();
+  // Coarsened 2x: half the threads, 1000 blocks of 256; each warp runs twice the instructions.
+  LaunchCandidate coarse = block_of(256);
+  coarse.work_per_thread = 2;
+  const KernelRecord recut = kernel_with_launch(k, coarse, device);
+  const auto& extra = std::get<KernelCounters>(recut.description).extra;
+  CHECK(recut.launch_shapes.front().blocks() == 1000);
+  CHECK(extra.at("sm__warps_launched.sum") == Approx(8000));
+  CHECK(extra.at("smsp__inst_executed_pipe_fma.sum") == Approx(2000 * 8 * 1000));
+  CHECK(*recut.measured_ms == Approx(2.0));
+  // 32 threads per block: half the warp slots, so half the achieved occupancy.
+  const KernelRecord small = kernel_with_launch(k, block_of(32), device);
+  CHECK(std::get<KernelCounters>(small.description).extra.at("sm__warps_active.avg.pct_of_peak_sustained_active") ==
+        Approx(40));
+  // Shared memory per block follows the block's threads unless given.
+  k.launch_shapes.front().static_shared_bytes = 4096;
+  CHECK(kernel_with_launch(k, block_of(512), device).launch_shapes.front().shared_bytes_per_block() == 8192);
+}
+
+TEST_CASE("tune: kernels without a launch shape or counters are refused with the reason") {
+  auto k = kernel(2000, 256, 1000, 7);
+  CHECK(tuning_problem(k).empty());
+  k.launch_shapes.clear();
+  CHECK(tuning_problem(k).find("launch shape") != std::string::npos);
+  k = kernel(2000, 256, 1000, 7);
+  k.description = KernelParameters{};
+  CHECK(tuning_problem(k).find("counters") != std::string::npos);
+}
+
+TEST_CASE("tune: many short blocks are bounded by the device's block dispatch rate") {
+  auto device = round_device();
+  const auto k = kernel(2000, 256, 1000, 0);  // 0.016 ms of FMA-pipe work
+  // Without the rate the block size does not matter to this throughput-bound kernel.
+  const auto without = tune_launch(k, device, {block_of(32)});
+  CHECK(with_threads(without, 32).prediction.predicted_ms == Approx(with_threads(without, 256).prediction.predicted_ms));
+  // 0.1 G blocks/s: 16,000 blocks of 32 threads take 0.16 ms to start, 2000 of 256 0.02 ms.
+  device.extra_throughput["block_dispatch_gblocks"] = 0.1;
+  const auto t = tune_launch(k, device, {block_of(32)});
+  const auto& small = with_threads(t, 32);
+  CHECK(small.prediction.limiter == "block dispatch");
+  CHECK(small.prediction.predicted_ms == Approx(0.002 + 0.16));
+  CHECK(with_threads(t, 256).prediction.predicted_ms == Approx(0.002 + 0.02));
+  CHECK(t.ranked.front().profiled);
+}
+
+TEST_CASE("tune: global atomics issued once per block follow the number of blocks") {
+  auto k = kernel(2000, 256, 1000, 0);
+  auto& extra = std::get<KernelCounters>(k.description).extra;
+  extra["smsp__sass_inst_executed_op_global_atom.sum"] = 2000;  // one per block, as in a reduction
+  extra["lts__d_atomic_input_cycles_active.max"] = 2000;
+  const KernelRecord small = kernel_with_launch(k, block_of(64), round_device());  // 8000 blocks
+  CHECK(std::get<KernelCounters>(small.description).extra.at("smsp__sass_inst_executed_op_global_atom.sum") ==
+        Approx(8000));
+  CHECK(std::get<KernelCounters>(small.description).extra.at("lts__d_atomic_input_cycles_active.max") == Approx(8000));
+  // Atomics of every thread (not a whole number per block) stay as measured.
+  extra["smsp__sass_inst_executed_op_global_atom.sum"] = 2000 * 8 * 0.37;
+  const KernelRecord per_thread = kernel_with_launch(k, block_of(64), round_device());
+  CHECK(std::get<KernelCounters>(per_thread.description).extra.at("smsp__sass_inst_executed_op_global_atom.sum") ==
+        Approx(2000 * 8 * 0.37));
+}
+
+TEST_CASE("tune: a persistent grid of a few blocks per SM removes the partial last wave") {
+  // 512,000 threads of 1000 instructions per warp at 8 ns: 256 threads, 20 blocks per SM in
+  // waves of 8: 3 waves, 0.024 ms. 8 blocks per SM of 256 (800 blocks): each thread does 2.5
+  // threads' work, 1 wave of 2500 instructions per warp: 0.020 ms.
+  const auto k = kernel(2000, 256, 1000, 7);
+  const auto candidates = candidate_space({{256, 1, 1}}, {}, {}, {}, {8});
+  REQUIRE(candidates.size() == 2);
+  const auto t = tune_launch(k, round_device(), candidates);
+  REQUIRE(t.ranked.size() == 2);
+  const auto& persistent = t.ranked.front();
+  CHECK(persistent.shape.blocks() == 800);
+  CHECK(persistent.candidate.work_per_thread == Approx(2.5));
+  CHECK(persistent.prediction.latency.ms == Approx(1 * 2500 * 8e-6));
+  CHECK(t.ranked.back().profiled);
+  CHECK(t.ranked.back().prediction.latency.ms == Approx(3 * 1000 * 8e-6));
+}
+
+TEST_CASE("tune: over several waves the tail is the empty slots of the last one") {
+  // 880 blocks of 256 threads on 100 SMs of 8 slots: 9 blocks on the busiest SM, 2 waves of 8
+  // slots for 8.8 blocks: 45 % of the slots idle.
+  const auto k = kernel(880, 256, 1000, 7);
+  const auto t = tune_launch(k, round_device(), {});
+  CHECK(t.ranked.front().waves == Approx(1.1));
+  CHECK(t.ranked.front().tail_idle_share == Approx(1 - 8.8 / 16));
+}
+
+TEST_CASE("tune: a problem of twice the threads does twice the work") {
+  // Compute bound (no latency counters): 200 blocks x 256 threads, 1 ms of FMA-pipe work; at
+  // 102,400 threads 400 blocks and 2 ms.
+  const auto k = kernel(200, 256, 1e9 / (200 * 8), 0);
+  const auto t = tune_launch(k, round_device(), {}, 102400);
+  REQUIRE(t.ranked.size() == 1);
+  CHECK(t.ranked.front().shape.blocks() == 400);
+  CHECK(t.ranked.front().prediction.compute_ms == Approx(2.0));
+  const KernelRecord doubled = kernel_with_launch(k, block_of(256), round_device(), 102400);
+  CHECK(std::get<KernelCounters>(doubled.description).thesis.inst_executed == Approx(2e9));
+}
