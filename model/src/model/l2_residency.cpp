@@ -1,0 +1,37 @@
+#include "roofcast/model/l2_residency.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include <fmt/format.h>
+
+namespace roofcast {
+
+L2Residency l2_residency_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device) {
+  L2Residency r;
+  const double dram_bytes = work.dram_read_bytes + work.dram_write_bytes;
+  if (dram_bytes <= 0) return r;  // nothing from DRAM: nothing to keep in L2
+  if (device.l2_bytes <= 0) {
+    r.note = "no l2_bytes in the device profile: L2 residency not modelled (DRAM traffic from DRAM)";
+    return r;
+  }
+  if (!work.dram_direction_known) {
+    r.note = "no DRAM read/write split in the profile: L2 residency not modelled";
+    return r;
+  }
+  // A cold launch reads every line it reads from DRAM; lines it writes stay dirty in L2 at its
+  // end, so its DRAM writes undercount them: the stores' L2 bytes count them (at most once per
+  // store, so an overcount where a line is stored twice, which only makes residency rarer).
+  // Atomics fetch their lines from DRAM, which the DRAM reads count.
+  const double launches = static_cast<double>(std::max<int64_t>(kernel.invocations, 1));
+  r.footprint_bytes = (work.dram_read_bytes + std::max(work.dram_write_bytes, work.l2_store_bytes)) / launches;
+  r.l2_bytes = device.l2_bytes;
+  r.known = true;
+  r.resident = r.footprint_bytes <= device.l2_bytes;
+  if (r.resident)
+    r.note = fmt::format("{:.1f} MB touched per launch fits in the {:.1f} MB L2: DRAM traffic served by L2",
+                         r.footprint_bytes * 1e-6, device.l2_bytes * 1e-6);
+  return r;
+}
+
+}  // namespace roofcast
