@@ -554,3 +554,50 @@ TEST_CASE("latency: launches of one wave get no DRAM-parallelism cost where the 
   k.launch_shapes[0].grid = {1600, 1, 1};
   CHECK(cost_of(predict_pipes(k, device), "DRAM parallelism") > 0);
 }
+
+TEST_CASE("L2 residency: sparse loads take a line of L2 per sector (a pointer chase does not stay in L2)") {
+  DeviceProfile device = round_device();
+  device.l2_bytes = 50e6;
+  // One launch asks L2 for 16 MB of single sectors and DRAM delivers 27 MB (64-byte bursts):
+  // its 27 MB of sectors sit on lines of their own, 108 MB of L2.
+  const auto chase = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                                  {"lts__t_sectors_srcunit_tex_op_read.sum", 16e6 / 32}},
+                                 27e6 / 32, 0);
+  KernelRecord once = chase;
+  once.invocations = 1;
+  const auto sparse = l2_residency_of(once, kernel_work_of(once), device);
+  CHECK(sparse.footprint_bytes == Approx(108e6));
+  CHECK_FALSE(sparse.resident);
+  // The same bytes read whole (DRAM reads = what the loads asked): 27 MB, resident.
+  const auto dense_kernel = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                                         {"lts__t_sectors_srcunit_tex_op_read.sum", 27e6 / 32}},
+                                        27e6 / 32, 0);
+  KernelRecord dense_once = dense_kernel;
+  dense_once.invocations = 1;
+  const auto dense = l2_residency_of(dense_once, kernel_work_of(dense_once), device);
+  CHECK(dense.footprint_bytes == Approx(27e6));
+  CHECK(dense.resident);
+}
+
+TEST_CASE("latency: memory waits of data that stays in L2 are L2 hits at most") {
+  // One warp, 1000 instructions, one load each, all missing L2 in the profile's (flushed) replay:
+  // 500 ns of DRAM latency per load; with the data in L2 at most the 200 ns L2 hit.
+  DeviceProfile device = device_with_latencies();
+  const double loads = 1000, sectors = 1000;
+  auto k = stalled_kernel(1, 32, 1000, {{"long_scoreboard", 600}, {"selected", 1}},
+                          {{"smsp__inst_executed_op_global_ld.sum", loads},
+                           {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", sectors},
+                           {"lts__t_sectors_srcunit_tex_op_read.sum", sectors},
+                           {"lts__t_sectors_srcunit_tex_lookup_miss.sum", sectors}});
+  std::get<KernelCounters>(k.description).thesis.dram_read_transactions = sectors;
+  const auto cold = predict_pipes(k, device);  // no L2 size: from DRAM
+  REQUIRE(cold.latency.modelled);
+  CHECK(part_of(cold.latency, "memory") == Approx(500));
+  device.l2_bytes = 50e6;
+  const auto warm = predict_pipes(k, device);
+  REQUIRE(warm.l2_residency.resident);
+  CHECK(part_of(warm.latency, "memory") == Approx(200));
+  PipesTerms off;
+  off.l2_residency = false;
+  CHECK(part_of(predict_pipes(k, device, off).latency, "memory") == Approx(500));
+}
