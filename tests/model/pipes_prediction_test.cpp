@@ -577,6 +577,14 @@ TEST_CASE("L2 residency: sparse loads take a line of L2 per sector (a pointer ch
   const auto dense = l2_residency_of(dense_once, kernel_work_of(dense_once), device);
   CHECK(dense.footprint_bytes == Approx(27e6));
   CHECK(dense.resident);
+  // Reductions fetch their lines too: a scatter-add whose DRAM reads exceed its loads but not
+  // its loads and reductions together is not sparse.
+  auto scatter = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                              {"lts__t_sectors_srcunit_tex_op_read.sum", 4e6 / 32},
+                              {"lts__t_sectors_srcunit_tex_op_red.sum", 500e6 / 32}},
+                             8e6 / 32, 0);
+  scatter.invocations = 1;
+  CHECK(l2_residency_of(scatter, kernel_work_of(scatter), device).footprint_bytes == Approx(8e6));
 }
 
 TEST_CASE("latency: memory waits of data that stays in L2 are L2 hits at most") {

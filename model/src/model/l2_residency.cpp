@@ -28,11 +28,12 @@ L2Residency l2_residency_of(const KernelRecord& kernel, const KernelWork& work, 
   // store, so an overcount where a line is stored twice, which only makes residency rarer).
   // Atomics fetch their lines from DRAM, which the DRAM reads count.
   // L2 holds whole 128-byte lines of four 32-byte sectors, and DRAM delivers 64-byte bursts.
-  // A kernel that reads more bytes from DRAM than its loads ask of L2 gets bursts for loads of
-  // one sector: it touches lines sparsely (a pointer chase, a random gather), and each sector
-  // it reads takes a line of its own in L2.
+  // A kernel that reads more bytes from DRAM than its loads and atomics ask of L2 gets bursts
+  // for requests of one sector: it touches lines sparsely (a pointer chase, a random gather),
+  // and each sector it reads takes a line of its own in L2.
+  const double fetching_requests = work.l2_bytes - work.l2_store_bytes;  // loads, atomics, reductions
   const double line_factor =
-      work.l2_to_sm_bytes > 0 && work.dram_read_bytes > work.l2_to_sm_bytes ? kSectorsPerLine : 1;
+      fetching_requests > 0 && work.dram_read_bytes > fetching_requests ? kSectorsPerLine : 1;
   const double launches = static_cast<double>(std::max<int64_t>(kernel.invocations, 1));
   r.footprint_bytes =
       (work.dram_read_bytes * line_factor + std::max(work.dram_write_bytes, work.l2_store_bytes)) / launches;
