@@ -109,9 +109,19 @@ double l2_cost_bytes(const KernelWork& work, const PipesTerms& terms) {
 }
 
 void add_memory_costs(const KernelWork& work, const DeviceRates& rates, const PipesTerms& terms, PipesPrediction& p) {
-  const double dram_bytes = work.dram_read_bytes + work.dram_write_bytes;
   // Data that stays in L2 between launches moves through L2 only: the L2 cost has its bytes.
-  if (dram_bytes > 0 && !p.l2_residency.resident) {
+  if (work.dram_read_bytes + work.dram_write_bytes > 0 && !p.l2_residency.resident) {
+    // The profile's replay ends at the kernel's end, with the lines it stored last still dirty
+    // in L2: its DRAM writes undercount them. Where the data does not stay in L2, the launches
+    // that follow evict them, so in steady state every line a launch stores is written back.
+    double dram_write = work.dram_write_bytes;
+    if (terms.dram_writeback && work.dram_direction_known && work.l2_store_bytes > dram_write) {
+      dram_write = work.l2_store_bytes;
+      p.notes.push_back(fmt::format("DRAM writes taken as the {:.1f} MB stored (the profile's {:.1f} MB miss lines "
+                                    "left dirty in L2 at the kernel's end)",
+                                    work.l2_store_bytes * 1e-6, work.dram_write_bytes * 1e-6));
+    }
+    const double dram_bytes = work.dram_read_bytes + dram_write;
     const double gbps = terms.dram_direction && work.dram_direction_known
                             ? dram_gbps_for_read_share(rates, work.dram_read_bytes / dram_bytes)
                             : rates.dram_mean_gbps;
@@ -223,6 +233,7 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"pipes", &PipesTerms::pipes},   {"issue", &PipesTerms::issue},
       {"tensor", &PipesTerms::tensor}, {"shared", &PipesTerms::shared},
       {"atomics", &PipesTerms::atomics}, {"dram-direction", &PipesTerms::dram_direction},
+      {"dram-writeback", &PipesTerms::dram_writeback},
       {"l2", &PipesTerms::l2},         {"l2-direction", &PipesTerms::l2_direction},
       {"l2-residency", &PipesTerms::l2_residency}, {"l1", &PipesTerms::l1},
       {"parallelism", &PipesTerms::parallelism},

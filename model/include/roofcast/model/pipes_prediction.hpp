@@ -22,6 +22,7 @@ struct PipesTerms {
   bool shared = true;          // shared-memory wavefronts (bank conflicts included)
   bool atomics = true;         // global and shared atomics
   bool dram_direction = true;  // DRAM bandwidth for the kernel's read/write mix (off: B_mem)
+  bool dram_writeback = true;  // lines stored that stay dirty past the kernel's end are written back too
   bool l2 = true;              // L2 traffic at L2 bandwidth
   bool l2_direction = true;    // L2 <-> SM crossbar: loads and stores each at L2 bandwidth (off: their sum)
   bool l2_residency = true;    // data that fits in the target's L2 is served by L2, not DRAM
