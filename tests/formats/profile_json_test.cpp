@@ -250,6 +250,17 @@ TEST_CASE("device profiles keep occupancy limits and the benchmark clock") {
   CHECK(device_error(d).rfind("bad.json: device.registers_per_sm: ", 0) == 0);
 }
 
+TEST_CASE("device profiles keep the L2 size when they have it (optional)") {
+  json d = valid_device();
+  CHECK(roofcast::parse_device_profile(d.dump(), "d.json").l2_bytes == 0);
+  d["device"] = {{"sm_count", 132}, {"l2_bytes", 52428800.0}};
+  const auto device = roofcast::parse_device_profile(d.dump(), "d.json");
+  CHECK(device.l2_bytes == 52428800);
+  CHECK(roofcast::parse_device_profile(roofcast::to_json(device).dump(), "d.json").l2_bytes == 52428800);
+  d["device"]["l2_bytes"] = -1;
+  CHECK(device_error(d).rfind("bad.json: device.l2_bytes: ", 0) == 0);
+}
+
 TEST_CASE("counts beyond 2^31 are kept exactly or refused, never wrapped") {
   json p = valid_profile();
   p["kernels"][0]["invocations"] = 3000000000LL;  // > 2^31: wrapped to a negative int before

@@ -4,6 +4,7 @@
 
 #include "roofcast/model/ablation.hpp"
 #include "roofcast/model/device_rates.hpp"
+#include "roofcast/model/l2_residency.hpp"
 #include "roofcast/model/occupancy.hpp"
 #include "roofcast/model/pipes_prediction.hpp"
 
@@ -460,4 +461,171 @@ TEST_CASE("pipes model: bulk copies past L1 get no memory-parallelism cost") {
   const auto p = predict_pipes(k, round_device());
   CHECK(cost_of(p, "DRAM parallelism") == Approx(0.25 * 2e9 / 2048e9 * 1e3));
   CHECK(has_note(p, "75 % of the L2 traffic moved by bulk/TMA copies"));
+}
+
+TEST_CASE("pipes model: loads and stores each use their own direction of the L2 crossbar") {
+  // 1 GB loaded and 1 GB stored at 1000 GB/s of L2 bandwidth: 1 ms each way at once, 2 ms
+  // when both share one path (the term switched off). Atomics go both ways.
+  DeviceProfile device = round_device();
+  device.extra_throughput["l2_gbps"] = 1000;
+  const auto k = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                              {"lts__t_sectors_srcunit_tex_op_read.sum", 1e9 / 32},
+                              {"lts__t_sectors_srcunit_tex_op_write.sum", 1e9 / 32}},
+                             0, 0);
+  CHECK(cost_of(predict_pipes(k, device), "L2") == Approx(1.0));
+  PipesTerms combined;
+  combined.l2_direction = false;
+  CHECK(cost_of(predict_pipes(k, device, combined), "L2") == Approx(2.0));
+  const auto atomics = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                                    {"lts__t_sectors_srcunit_tex_op_read.sum", 1e9 / 32},
+                                    {"lts__t_sectors_srcunit_tex_op_atom.sum", 0.5e9 / 32},
+                                    {"lts__t_sectors_srcunit_tex_op_red.sum", 1e9 / 32}},
+                                   0, 0);
+  CHECK(predict_pipes(atomics, device).work.l2_to_sm_bytes == Approx(1.5e9));
+  CHECK(cost_of(predict_pipes(atomics, device), "L2") == Approx(1.5));  // 0.5 GB of atom + 1 GB of red
+}
+
+TEST_CASE("pipes model: data that fits in the target's L2 is served by L2, not DRAM") {
+  // 5 launches, each reading 8 MB from DRAM (a cold launch: the profile's replay flushes L2)
+  // and storing 2 MB: 10 MB per launch.
+  DeviceProfile device = round_device();
+  device.extra_throughput["l2_gbps"] = 10000;
+  const auto k = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                              {"sm__warps_active.avg.pct_of_peak_sustained_active", 50},
+                              {"l1tex__t_bytes.sum", 50e6},
+                              {"smsp__inst_executed_op_global_ld.sum", 0.2e6},
+                              {"lts__t_sectors_srcunit_tex_op_read.sum", 40e6 / 32},
+                              {"lts__t_sectors_srcunit_tex_op_write.sum", 10e6 / 32}},
+                             40e6 / 32, 0);
+  // No L2 size on the device: from DRAM, with a note.
+  const auto unknown = predict_pipes(k, device);
+  CHECK_FALSE(unknown.l2_residency.known);
+  CHECK(cost_of(unknown, "DRAM") > 0);
+  CHECK(has_note(unknown, "no l2_bytes in the device profile"));
+
+  device.l2_bytes = 50e6;
+  const auto fits = predict_pipes(k, device);
+  REQUIRE(fits.l2_residency.resident);
+  CHECK(fits.l2_residency.footprint_bytes == Approx(10e6));
+  CHECK(cost_of(fits, "DRAM") == -1);
+  CHECK(cost_of(fits, "DRAM parallelism") == -1);
+  CHECK(cost_of(fits, "L2") == Approx(40e6 / 10000e9 * 1e3));
+  CHECK(has_note(fits, "10.0 MB touched per launch fits in the 50.0 MB L2"));
+
+  device.l2_bytes = 9e6;  // too small: from DRAM again
+  const auto spills = predict_pipes(k, device);
+  CHECK(spills.l2_residency.known);
+  CHECK_FALSE(spills.l2_residency.resident);
+  // 40 MB read and the 10 MB stored written back: 80 % reads, 3600 GB/s between copy and read.
+  CHECK(cost_of(spills, "DRAM") == Approx(50e6 / 3600e9 * 1e3));
+
+  device.l2_bytes = 50e6;
+  PipesTerms off;
+  off.l2_residency = false;
+  CHECK(cost_of(predict_pipes(k, device, off), "DRAM") == Approx(50e6 / 3600e9 * 1e3));
+}
+
+TEST_CASE("L2 residency: lines a launch writes count, though they stay dirty in L2 (DRAM writes undercount them)") {
+  DeviceProfile device = round_device();
+  device.l2_bytes = 50e6;
+  // 5 launches, each reading 10 MB and storing 60 MB of which DRAM saw nothing written back.
+  const auto k = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                              {"lts__t_sectors_srcunit_tex_op_write.sum", 5 * 60e6 / 32}},
+                             5 * 10e6 / 32, 0);
+  const auto r = l2_residency_of(k, kernel_work_of(k), device);
+  CHECK(r.footprint_bytes == Approx(70e6));
+  CHECK_FALSE(r.resident);
+}
+
+TEST_CASE("latency: launches of one wave get no DRAM-parallelism cost where the latency term holds their waits") {
+  // 800 blocks x 256 threads, 8 fit per SM on 100 SMs: one wave, every warp resident at once.
+  DeviceProfile device = device_with_latencies();
+  auto k = stalled_kernel(800, 256, 1000, {{"long_scoreboard", 100}, {"selected", 1}});
+  auto& extra = std::get<KernelCounters>(k.description).extra;
+  extra["l1tex__t_bytes.sum"] = 6400 * 128e3;
+  extra["smsp__inst_executed_op_global_ld.sum"] = 6400e3;
+  extra["sm__warps_active.avg.pct_of_peak_sustained_active"] = 50;
+  std::get<KernelCounters>(k.description).thesis.dram_read_transactions = 6400 * 4e3;
+  REQUIRE(predict_pipes(k, device).latency.modelled);
+  CHECK(cost_of(predict_pipes(k, device), "DRAM parallelism") == -1);
+  PipesTerms off;
+  off.one_wave_latency = false;
+  CHECK(cost_of(predict_pipes(k, device, off), "DRAM parallelism") > 0);
+  // Two waves: warps wait for slots, the parallelism term's steady state applies.
+  k.launch_shapes[0].grid = {1600, 1, 1};
+  CHECK(cost_of(predict_pipes(k, device), "DRAM parallelism") > 0);
+}
+
+TEST_CASE("L2 residency: sparse loads take a line of L2 per sector (a pointer chase does not stay in L2)") {
+  DeviceProfile device = round_device();
+  device.l2_bytes = 50e6;
+  // One launch asks L2 for 16 MB of single sectors and DRAM delivers 27 MB (64-byte bursts):
+  // its 27 MB of sectors sit on lines of their own, 108 MB of L2.
+  const auto chase = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                                  {"lts__t_sectors_srcunit_tex_op_read.sum", 16e6 / 32}},
+                                 27e6 / 32, 0);
+  KernelRecord once = chase;
+  once.invocations = 1;
+  const auto sparse = l2_residency_of(once, kernel_work_of(once), device);
+  CHECK(sparse.footprint_bytes == Approx(108e6));
+  CHECK_FALSE(sparse.resident);
+  // The same bytes read whole (DRAM reads = what the loads asked): 27 MB, resident.
+  const auto dense_kernel = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                                         {"lts__t_sectors_srcunit_tex_op_read.sum", 27e6 / 32}},
+                                        27e6 / 32, 0);
+  KernelRecord dense_once = dense_kernel;
+  dense_once.invocations = 1;
+  const auto dense = l2_residency_of(dense_once, kernel_work_of(dense_once), device);
+  CHECK(dense.footprint_bytes == Approx(27e6));
+  CHECK(dense.resident);
+  // Reductions fetch their lines too: a scatter-add whose DRAM reads exceed its loads but not
+  // its loads and reductions together is not sparse.
+  auto scatter = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                              {"lts__t_sectors_srcunit_tex_op_read.sum", 4e6 / 32},
+                              {"lts__t_sectors_srcunit_tex_op_red.sum", 500e6 / 32}},
+                             8e6 / 32, 0);
+  scatter.invocations = 1;
+  CHECK(l2_residency_of(scatter, kernel_work_of(scatter), device).footprint_bytes == Approx(8e6));
+}
+
+TEST_CASE("latency: memory waits of data that stays in L2 are L2 hits at most") {
+  // One warp, 1000 instructions, one load each, all missing L2 in the profile's (flushed) replay:
+  // 500 ns of DRAM latency per load; with the data in L2 at most the 200 ns L2 hit.
+  DeviceProfile device = device_with_latencies();
+  const double loads = 1000, sectors = 1000;
+  auto k = stalled_kernel(1, 32, 1000, {{"long_scoreboard", 600}, {"selected", 1}},
+                          {{"smsp__inst_executed_op_global_ld.sum", loads},
+                           {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", sectors},
+                           {"lts__t_sectors_srcunit_tex_op_read.sum", sectors},
+                           {"lts__t_sectors_srcunit_tex_lookup_miss.sum", sectors}});
+  std::get<KernelCounters>(k.description).thesis.dram_read_transactions = sectors;
+  const auto cold = predict_pipes(k, device);  // no L2 size: from DRAM
+  REQUIRE(cold.latency.modelled);
+  CHECK(part_of(cold.latency, "memory") == Approx(500));
+  device.l2_bytes = 50e6;
+  const auto warm = predict_pipes(k, device);
+  REQUIRE(warm.l2_residency.resident);
+  CHECK(part_of(warm.latency, "memory") == Approx(200));
+  PipesTerms off;
+  off.l2_residency = false;
+  CHECK(part_of(predict_pipes(k, device, off).latency, "memory") == Approx(500));
+}
+
+TEST_CASE("pipes model: lines a launch stores are written back to DRAM, though its profile saw them dirty in L2") {
+  // 1 GB read from DRAM, 1 GB stored of which the profile's DRAM writes saw none (the replay
+  // ended with them dirty in L2): in steady state a copy's mix, 2 GB at 3000 GB/s.
+  const auto k = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                              {"lts__t_sectors_srcunit_tex_op_read.sum", 1e9 / 32},
+                              {"lts__t_sectors_srcunit_tex_op_write.sum", 1e9 / 32}},
+                             1e9 / 32, 0);
+  const auto p = predict_pipes(k, round_device());
+  CHECK(cost_of(p, "DRAM") == Approx(2e9 / 3000e9 * 1e3));
+  CHECK(has_note(p, "DRAM writes taken as the 1000.0 MB stored"));
+  PipesTerms off;
+  off.dram_writeback = false;
+  CHECK(cost_of(predict_pipes(k, round_device(), off), "DRAM") == Approx(1e9 / 4000e9 * 1e3));
+  // Data that stays in L2 is not written back at all.
+  DeviceProfile big_l2 = round_device();
+  big_l2.l2_bytes = 1e9;
+  CHECK(cost_of(predict_pipes(k, big_l2), "DRAM") == -1);
 }

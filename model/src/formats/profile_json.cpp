@@ -219,6 +219,8 @@ DeviceProfile parse_device_profile(std::string_view json_text, const std::string
     device.sm_count = static_cast<int>(root.member("device").member("sm_count").whole(0, input_limits::kMaxSmCount));
   }
   if (root.has("device")) device.occupancy = parse_occupancy_limits(root.member("device"));
+  if (root.has("device") && root.member("device").has("l2_bytes"))
+    device.l2_bytes = root.member("device").member("l2_bytes").non_negative();
   if (root.has("clocks") && root.member("clocks").has("sm_clock_mhz_in_kernel"))
     device.sm_clock_mhz = root.member("clocks").member("sm_clock_mhz_in_kernel").non_negative();
   return device;
@@ -297,6 +299,7 @@ json to_json(const DeviceProfile& device) {
   if (device.sm_count > 0) result["device"] = {{"sm_count", device.sm_count}};
   for (const auto& [key, member] : kOccupancyFields)
     if (device.occupancy.*member > 0) result["device"][key] = device.occupancy.*member;
+  if (device.l2_bytes > 0) result["device"]["l2_bytes"] = device.l2_bytes;
   if (device.sm_clock_mhz > 0) result["clocks"] = {{"sm_clock_mhz_in_kernel", device.sm_clock_mhz}};
   for (const auto& [key, fit] : device.transfers)
     result["transfers"][key] = {{"bandwidth_gbps", fit.bandwidth_gbps}, {"latency_us", fit.latency_us}};

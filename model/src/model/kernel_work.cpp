@@ -69,8 +69,15 @@ void add_measured_counters(const KernelCounters& counters, KernelWork& work) {
   }
   // Only the SMs' requests to L2 (what the L2 characterizer measures), not the L2's own
   // fills and evictions that lts__t_bytes also counts.
-  for (const char* op : {"read", "write", "atom", "red"})
-    work.l2_bytes += kSectorBytes * value_or(extra, std::string("lts__t_sectors_srcunit_tex_op_") + op + ".sum");
+  const auto l2_sector_bytes = [&](const char* op) {
+    return kSectorBytes * value_or(extra, std::string("lts__t_sectors_srcunit_tex_op_") + op + ".sum");
+  };
+  const double l2_read = l2_sector_bytes("read"), l2_write = l2_sector_bytes("write");
+  const double l2_atom = l2_sector_bytes("atom"), l2_red = l2_sector_bytes("red");
+  work.l2_bytes = l2_read + l2_write + l2_atom + l2_red;
+  work.l2_to_sm_bytes = l2_read + l2_atom;
+  work.l2_from_sm_bytes = l2_write + l2_atom + l2_red;
+  work.l2_store_bytes = l2_write;
   work.l1_bytes = value_or(extra, "l1tex__t_bytes.sum");
   const double global_instructions =
       value_or(extra, "smsp__inst_executed_op_global_ld.sum") + value_or(extra, "smsp__inst_executed_op_global_st.sum");

@@ -98,15 +98,37 @@ void add_compute_costs(const KernelWork& work, const DeviceRates& rates, const P
   }
 }
 
+// The SMs reach L2 through a crossbar with a path each way: loads come back on one, stores go
+// out on the other, so each direction moves up to the L2 load bandwidth (`l2_gbps`, measured
+// with loads) at once. On an MPS 25 % partition of an H200 the elementwise add moves 3.7 TB/s
+// of DRAM traffic through L2 where loads alone reach 2.5 TB/s: only both paths together carry it.
+double l2_cost_bytes(const KernelWork& work, const PipesTerms& terms) {
+  if (terms.l2_direction && work.l2_to_sm_bytes + work.l2_from_sm_bytes > 0)
+    return std::max(work.l2_to_sm_bytes, work.l2_from_sm_bytes);
+  return work.l2_bytes;
+}
+
 void add_memory_costs(const KernelWork& work, const DeviceRates& rates, const PipesTerms& terms, PipesPrediction& p) {
-  const double dram_bytes = work.dram_read_bytes + work.dram_write_bytes;
-  if (dram_bytes > 0) {
+  // Data that stays in L2 between launches moves through L2 only: the L2 cost has its bytes.
+  if (work.dram_read_bytes + work.dram_write_bytes > 0 && !p.l2_residency.resident) {
+    // The profile's replay ends at the kernel's end, with the lines it stored last still dirty
+    // in L2: its DRAM writes undercount them. Where the data does not stay in L2, the launches
+    // that follow evict them, so in steady state every line a launch stores is written back.
+    double dram_write = work.dram_write_bytes;
+    if (terms.dram_writeback && work.dram_direction_known && work.l2_store_bytes > dram_write) {
+      dram_write = work.l2_store_bytes;
+      p.notes.push_back(fmt::format("DRAM writes taken as the {:.1f} MB stored (the profile's {:.1f} MB miss lines "
+                                    "left dirty in L2 at the kernel's end)",
+                                    work.l2_store_bytes * 1e-6, work.dram_write_bytes * 1e-6));
+    }
+    const double dram_bytes = work.dram_read_bytes + dram_write;
     const double gbps = terms.dram_direction && work.dram_direction_known
                             ? dram_gbps_for_read_share(rates, work.dram_read_bytes / dram_bytes)
                             : rates.dram_mean_gbps;
     p.memory.push_back({"DRAM", ms_of(dram_bytes, gbps)});
   }
-  if (terms.l2 && work.l2_bytes > 0 && rates.l2_gbps > 0) p.memory.push_back({"L2", ms_of(work.l2_bytes, rates.l2_gbps)});
+  if (terms.l2 && work.l2_bytes > 0 && rates.l2_gbps > 0)
+    p.memory.push_back({"L2", ms_of(l2_cost_bytes(work, terms), rates.l2_gbps)});
   if (terms.l1 && work.l1_bytes > 0 && rates.l1_gbps > 0) p.memory.push_back({"L1", ms_of(work.l1_bytes, rates.l1_gbps)});
 }
 
@@ -131,8 +153,9 @@ double thread_moved_share(const KernelWork& work, PipesPrediction& p) {
 // W x b / latency. A launch with at least as many blocks as SMs keeps the kernel's achieved
 // occupancy on every SM; a smaller one has one block on each of `blocks` SMs. Weighted over
 // the launch shapes by their share of the blocks.
-void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceRates& rates, double sms,
-                          bool latency_modelled, PipesPrediction& p) {
+void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
+                          const DeviceRates& rates, const PipesTerms& terms, bool latency_modelled, PipesPrediction& p) {
+  const double sms = device.sm_count;
   const double b = work.bytes_per_global_instruction;
   if (work.dram_read_bytes + work.dram_write_bytes <= 0 || b <= 0 || rates.dram_latency_ns <= 0 || sms <= 0) return;
   // Outside 1 to 16 bytes per thread the kernel moves its data some other way than by loads
@@ -154,9 +177,16 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
     const double blocks = shape.blocks();
     const double weight = blocks * static_cast<double>(std::max<int64_t>(shape.invocations, 1));
     total_blocks += weight;
-    // A launch that leaves SMs idle is the latency term's: its warps' loads in flight are in
-    // the reference's stall reasons, not one load per warp as this term assumes.
+    // A launch whose blocks are all resident at once (one wave or less) is the latency term's:
+    // each warp runs its own serial work, its waits for its loads included, and the stall
+    // reasons measure how many loads it overlaps, not one per warp as this term assumes.
+    // Counting it here as well would count those waits twice. With more waves, warps queue
+    // behind each other for the SM's slots and this term's steady state applies.
     if (latency_modelled && blocks < sms) continue;
+    if (latency_modelled && terms.one_wave_latency) {
+      const int resident = occupancy_of(shape, device.occupancy).blocks_per_sm;
+      if (resident > 0 && blocks <= sms * resident) continue;
+    }
     const double warps = blocks >= sms ? full_warps : std::ceil(shape.threads_per_block() / kWarpSize);
     if (warps <= 0) return;
     ns_per_byte += weight * rates.dram_latency_ns / (std::min(blocks, sms) * warps * b);
@@ -203,9 +233,12 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"pipes", &PipesTerms::pipes},   {"issue", &PipesTerms::issue},
       {"tensor", &PipesTerms::tensor}, {"shared", &PipesTerms::shared},
       {"atomics", &PipesTerms::atomics}, {"dram-direction", &PipesTerms::dram_direction},
-      {"l2", &PipesTerms::l2},         {"l1", &PipesTerms::l1},
+      {"dram-writeback", &PipesTerms::dram_writeback},
+      {"l2", &PipesTerms::l2},         {"l2-direction", &PipesTerms::l2_direction},
+      {"l2-residency", &PipesTerms::l2_residency}, {"l1", &PipesTerms::l1},
       {"parallelism", &PipesTerms::parallelism},
       {"waves", &PipesTerms::waves},   {"latency", &PipesTerms::latency},
+      {"one-wave-latency", &PipesTerms::one_wave_latency},
       {"launch", &PipesTerms::launch},
   };
   return names;
@@ -222,13 +255,23 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const KernelWork& work
   p.notes = p.work.notes;
   p.notes.insert(p.notes.end(), rates.notes.begin(), rates.notes.end());
 
+  if (terms.l2_residency) {
+    p.l2_residency = l2_residency_of(kernel, p.work, device);
+    if (!p.l2_residency.note.empty()) p.notes.push_back(p.l2_residency.note);
+  }
   add_compute_costs(p.work, rates, terms, p);
   add_memory_costs(p.work, rates, terms, p);
   if (terms.latency) {
-    p.latency = latency_term_of(kernel, p.work, device, rates);
+    // Where the data stays in L2, what missed L2 in the profile's replay (which starts with a
+    // flushed L2) hits there in the timed run: its memory waits are L2 hits at most.
+    KernelWork timed = p.work;
+    if (p.l2_residency.resident) timed.waits.l2_hit_share = 1;
+    p.latency = latency_term_of(kernel, timed, device, rates);
     if (!p.latency.note.empty()) p.notes.push_back(p.latency.note);
   }
-  if (terms.parallelism) add_parallelism_cost(kernel, p.work, rates, device.sm_count, p.latency.modelled, p);
+  // Loads that hit in L2 are not DRAM's to keep in flight.
+  if (terms.parallelism && !p.l2_residency.resident)
+    add_parallelism_cost(kernel, p.work, device, rates, terms, p.latency.modelled, p);
   if (terms.waves) add_wave_factors(kernel, device, p);
 
   const PipesCost* compute = largest(p.compute);
@@ -262,8 +305,9 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const KernelWork& work
   if (terms.launch) {
     // A launch that reads memory waits at least one DRAM round trip before its last store.
     // (Where the latency term is modelled, that wait is in it.)
-    const double round_trip_us =
-        p.work.dram_read_bytes > 0 && !p.latency.modelled ? rates.dram_latency_ns * 1e-3 : 0;
+    const double round_trip_ns = p.l2_residency.resident && rates.latency_l2_hit_ns > 0 ? rates.latency_l2_hit_ns
+                                                                                          : rates.dram_latency_ns;
+    const double round_trip_us = p.work.dram_read_bytes > 0 && !p.latency.modelled ? round_trip_ns * 1e-3 : 0;
     if (rates.kernel_floor_us > 0)
       p.launch_ms = (rates.kernel_floor_us + round_trip_us) * 1e-3 * kernel.invocations;
     else

@@ -48,6 +48,7 @@ struct DeviceProfile {
   DeviceThroughput throughput;
   int sm_count = 0;  // streaming multiprocessors available to kernels; 0 when unknown
   double sm_clock_mhz = 0;  // the SM clock the benchmarks ran at; 0 when unknown
+  double l2_bytes = 0;      // the L2 cache's capacity (the whole GPU's, also under MPS); 0 when unknown
   OccupancyLimits occupancy;
   // Further measured peaks beside the six (fp16, tensor, L2, L1, launch overhead...),
   // keyed as in the device-profile JSON `throughput` object.

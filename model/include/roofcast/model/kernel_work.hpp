@@ -50,6 +50,10 @@ struct KernelWork {
   double dram_write_bytes = 0;
   bool dram_direction_known = true;  // false when only the read + write total is known
   double l2_bytes = 0;  // requested by the SMs; 0 when not recorded
+  // The same by crossbar direction: L2 -> SM (loads, and atomics that return a value) and
+  // SM -> L2 (stores, atomics and reductions with their operands); `l2_store_bytes` is the
+  // stores alone (lines the kernel writes whole).
+  double l2_to_sm_bytes = 0, l2_from_sm_bytes = 0, l2_store_bytes = 0;
   double l1_bytes = 0;  // 0 when not recorded
   // Memory parallelism: the share of an SM's warp slots in use on the reference (achieved
   // occupancy, 0..1) and the L1 bytes one global load or store instruction moves; 0 when not recorded.

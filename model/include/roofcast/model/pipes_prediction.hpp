@@ -7,6 +7,7 @@
 #include "roofcast/model/device_rates.hpp"
 #include "roofcast/model/kernel_profile.hpp"
 #include "roofcast/model/kernel_work.hpp"
+#include "roofcast/model/l2_residency.hpp"
 #include "roofcast/model/latency_term.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 
@@ -21,11 +22,17 @@ struct PipesTerms {
   bool shared = true;          // shared-memory wavefronts (bank conflicts included)
   bool atomics = true;         // global and shared atomics
   bool dram_direction = true;  // DRAM bandwidth for the kernel's read/write mix (off: B_mem)
+  bool dram_writeback = true;  // lines stored that stay dirty past the kernel's end are written back too
   bool l2 = true;              // L2 traffic at L2 bandwidth
+  bool l2_direction = true;    // L2 <-> SM crossbar: loads and stores each at L2 bandwidth (off: their sum)
+  bool l2_residency = true;    // data that fits in the target's L2 is served by L2, not DRAM
   bool l1 = true;              // L1 traffic at L1 bandwidth
   bool parallelism = true;     // DRAM bandwidth an SM can draw with the loads it keeps in flight
   bool waves = true;           // blocks per SM: partial waves, idle SMs
   bool latency = true;         // one warp's serial work: latencies too few resident warps cannot hide
+  // Launches of one wave or less get no DRAM-parallelism cost where the latency term holds their
+  // warps' memory waits (off: only launches with fewer blocks than SMs).
+  bool one_wave_latency = true;
   bool launch = true;          // the fixed time of a kernel launch
 };
 
@@ -53,6 +60,7 @@ struct PipesPrediction {
   std::string occupancy_limiter;
   double compute_wave_factor = 1;  // >= 1: the busiest SM's share of blocks over the mean share
   LatencyTerm latency;             // the latency bound; latency.ms is 0 when not modelled
+  L2Residency l2_residency;        // whether the kernel's data stays in the target's L2
   double launch_ms = 0;            // fixed time of the kernel's launches
   double predicted_ms = 0;
   Bound bound = Bound::compute;
