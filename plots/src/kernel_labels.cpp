@@ -51,10 +51,12 @@ std::string cut(const std::string& text, size_t width) {
 
 }  // namespace
 
-std::vector<std::string> distinct_short_names(const std::vector<std::string>& names, size_t width) {
+std::vector<std::string> distinct_short_names(const std::vector<std::string>& names, size_t width,
+                                              bool drop_signature) {
+  const auto shown = [drop_signature](const std::string& name) { return drop_signature ? without_signature(name) : name; };
   std::vector<std::string> labels;
   labels.reserve(names.size());
-  for (const auto& name : names) labels.push_back(cut(without_signature(name), width));
+  for (const auto& name : names) labels.push_back(cut(shown(name), width));
 
   // Different names that came out alike: each gets its number among them as a suffix.
   for (int pass = 0; pass < 2; ++pass) {
@@ -71,7 +73,7 @@ std::vector<std::string> distinct_short_names(const std::vector<std::string>& na
         // The second pass numbers by position in `names`, unique whatever the first pass made.
         std::string suffix = "#";
         suffix += std::to_string(pass == 0 ? number + 1 : i + 1);
-        labels[i] = cut(without_signature(names[i]), width > suffix.size() ? width - suffix.size() : 0) + suffix;
+        labels[i] = cut(shown(names[i]), width > suffix.size() ? width - suffix.size() : 0) + suffix;
       }
       renamed = true;
     }

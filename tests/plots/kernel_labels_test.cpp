@@ -8,6 +8,12 @@
 
 using namespace roofcast::gnuplot;
 
+TEST_CASE("device names keep their parentheses") {
+  const auto labels = distinct_short_names({"NVIDIA H100 80GB HBM3", "NVIDIA H100 80GB HBM3 (MPS 50%)"}, 32, false);
+  CHECK(labels[0] == "NVIDIA H100 80GB HBM3");
+  CHECK(labels[1] == "NVIDIA H100 80GB HBM3 (MPS 50%)");
+}
+
 TEST_CASE("short kernel labels drop the signature and keep head and tail") {
   const auto labels = distinct_short_names(
       {"sor_red", "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>(int, float*)"}, 24);
