@@ -1,10 +1,10 @@
-# -DROOFCAST_BUILD_FUZZERS=ON (scripts/fuzz.sh): every target of the build is compiled with
+# -DROOFCAST_BUILD_FUZZERS=ON (scripts/dev/fuzz.sh): every target of the build is compiled with
 # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer's coverage instrumentation, and the
 # fuzz targets of tests/fuzz link libFuzzer. Needs clang and its fuzzer runtime (Debian: clang,
 # libclang-rt-dev; scripts/setup.sh installs them).
 if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   message(FATAL_ERROR "ROOFCAST_BUILD_FUZZERS needs clang (libFuzzer), not ${CMAKE_CXX_COMPILER_ID}: configure with "
-                      "-DCMAKE_CXX_COMPILER=clang++, as scripts/fuzz.sh does")
+                      "-DCMAKE_CXX_COMPILER=clang++, as scripts/dev/fuzz.sh does")
 endif()
 
 include(CheckCXXSourceCompiles)

@@ -1,18 +1,31 @@
 #!/usr/bin/env bash
-# The main job on bundled data: set up, build, reproduce the thesis' predictions of its kernels on
-# its six GPUs, then predict measured PyTorch kernels of an H200 on an H100 with the
-# multi-pipeline model (the default).
+# The main job on bundled data, in a few minutes on a fresh machine (docs/demo.md): set up, build
+# the roofcast command alone, reproduce the thesis' predictions of its kernels on its six GPUs,
+# then predict the kernels of eight programs profiled on an H200 for an H100 with the
+# multi-pipeline model (the default), beside the times the H100 measured.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
-scripts/build.sh >/dev/null
-build/bin/roofcast devices
+scripts/setup.sh --build-only
+echo "demo: configuring build/ (log in build.configure.log)"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >build.configure.log 2>&1 || { cat build.configure.log; exit 1; }
+echo "demo: building the roofcast command"
+# Ninja prints [done/total] per step; only the command line is built, not the benches or tests.
+cmake --build build --parallel "$(nproc)" --target roofcast
+roofcast=build/bin/roofcast
+
 echo
-build/bin/roofcast predict --model thesis --profile thesis-redblack --utilization-correction
+$roofcast devices
 echo
-build/bin/roofcast predict --model thesis --profile thesis-rodinia --device GTX-480 --device "GTX-1060 6GB"
+$roofcast predict --model thesis --profile thesis-redblack --utilization-correction
 echo
-corpus=docs/validation/2026-11-22-pipes
-build/bin/roofcast predict --profile $corpus/h200-run/profiles/pytorch_ops.json \
-  --device $corpus/h100-run/devices/full.json --device $corpus/h200-run/devices/full.json \
-  --utilization-correction --reference-device $corpus/h200-run/devices/full.json
+$roofcast predict --model thesis --profile thesis-rodinia --device GTX-480 --device "GTX-1060 6GB"
+echo
+
+# Profiled on the H200, predicted for the H100, and scored against what the H100 measured
+# (docs/validation/2026-11-24-latency: how these files were made).
+corpus=docs/validation/2026-11-24-latency
+profiles=() measured=()
+for f in $corpus/h200-run/profiles/*.json; do profiles+=(--reference-profile "$f"); done
+for f in $corpus/h100-run/profiles/*.json; do measured+=(--measured "$f"); done
+$roofcast validate "${profiles[@]}" "${measured[@]}" --device $corpus/h100-run/devices/full.json \
+  --reference-device $corpus/h200-run/devices/full.json --allow-missing

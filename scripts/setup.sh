@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # Installs what roofcast needs to build and test, from Debian's packages, when missing.
-# Usage: scripts/setup.sh [--with-hip] [--with-browser]
+# Usage: scripts/setup.sh [--build-only] [--with-hip] [--with-browser]
+#   --build-only: only what building the roofcast command needs (scripts/demo.sh)
 set -euo pipefail
 
-# clang and libclang-rt-dev: the fuzz targets (scripts/fuzz.sh, run by scripts/test.sh).
-packages=(cmake ninja-build g++ catch2 libfmt-dev libeigen3-dev nlohmann-json3-dev libcli11-dev gnuplot-nox
-          clang libclang-rt-dev)
+build_packages=(cmake ninja-build g++ catch2 libfmt-dev libeigen3-dev nlohmann-json3-dev libcli11-dev)
+# gnuplot-nox: the charts; help2man: the man pages; clang and libclang-rt-dev: the fuzz targets
+# (scripts/dev/fuzz.sh, run by scripts/test.sh).
+tool_packages=(gnuplot-nox help2man clang libclang-rt-dev)
+optional_packages=()
 for argument in "$@"; do
   case "$argument" in
-    --with-hip) packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;
-    --with-browser) packages+=(chromium) ;;
+    --build-only) tool_packages=() ;;
+    --with-hip) optional_packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;
+    --with-browser) optional_packages+=(chromium) ;;
     *) echo "setup.sh: unknown option $argument" >&2; exit 2 ;;
   esac
 done
+packages=("${build_packages[@]}" "${tool_packages[@]}" "${optional_packages[@]}")
 
 missing=()
 for package in "${packages[@]}"; do

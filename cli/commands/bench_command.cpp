@@ -1,5 +1,5 @@
 // `roofcast bench` runs the companion program roofcast-bench (built only where a CUDA or HIP
-// compiler was found) from the folder this roofcast binary lives in, with the same arguments.
+// compiler was found) from beside this roofcast binary or, installed, libexec/roofcast, with the same arguments.
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +12,7 @@
 
 #include "commands/commands.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/profiler/companions.hpp"
 
 namespace roofcast {
 
@@ -23,26 +24,19 @@ struct BenchOptions {
   std::string output, csv, report, name;
 };
 
-std::filesystem::path own_folder() {
-  std::error_code error;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-  return error ? std::filesystem::current_path() : self.parent_path();
-}
-
-// The companion beside this binary: the CUDA build, else the HIP build.
-std::filesystem::path find_companion() {
-  const auto folder = own_folder();
+// The companion: the CUDA build, else the HIP build.
+std::filesystem::path find_bench() {
   for (const char* name : {"roofcast-bench", "roofcast-bench-hip"}) {
-    const auto candidate = folder / name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    const auto candidate = profiler::find_companion(name);
+    if (candidate && ::access(candidate->c_str(), X_OK) == 0) return *candidate;
   }
   throw InputError(fmt::format("bench: roofcast-bench was not built (no CUDA or HIP compiler when roofcast was "
                                "configured); expected it in {}",
-                               folder.string()));
+                               profiler::companion_folders_text()));
 }
 
 [[noreturn]] void run_bench(const BenchOptions& options) {
-  const auto companion = find_companion();
+  const auto companion = find_bench();
   std::vector<std::string> arguments = {companion.string(), "--device", std::to_string(options.device), "--output",
                                         options.output};
   if (options.quick) arguments.push_back("--quick");

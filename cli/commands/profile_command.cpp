@@ -25,6 +25,7 @@
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/profiler/app_launcher.hpp"
 #include "roofcast/profiler/collector_protocol.hpp"
+#include "roofcast/profiler/companions.hpp"
 #include "roofcast/profiler/kernel_summary.hpp"
 #include "roofcast/profiler/launch_records.hpp"
 #include "roofcast/profiler/metric_set.hpp"
@@ -60,12 +61,12 @@ struct ProfileOptions {
 }
 
 std::string companion(const char* file) {
-  const fs::path path = fs::path(executable_folder()) / file;
-  if (!fs::exists(path))
-    throw InputError(fmt::format("profile: the CUPTI collector was not built ({} is missing; rebuild roofcast "
+  const auto path = find_companion(file);
+  if (!path)
+    throw InputError(fmt::format("profile: the CUPTI collector was not built ({} is in neither {}; rebuild roofcast "
                                  "where CUDA 13 with CUPTI is installed)",
-                                 path.string()));
-  return path.string();
+                                 file, companion_folders_text()));
+  return path->string();
 }
 
 void list_metrics(const ProfileOptions& options) {

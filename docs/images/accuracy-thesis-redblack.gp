@@ -1,6 +1,6 @@
 # Prediction accuracy (thesis model) of sor_red
 # Written by roofcast. Restyle it by editing this script, then rerun it from its folder:
-#   gnuplot 'accuracy-thesis-redblack.png'      (or: gnuplot -e "output_file='other.svg'" ...)
+#   gnuplot 'accuracy-thesis-redblack.gp'      (or: gnuplot -e "output_file='other.svg'" ...)
 set terminal pngcairo size 1200,820 noenhanced font 'Sans,10' background rgb 'white'
 if (!exists('output_file')) output_file = 'accuracy-thesis-redblack.png'
 set output output_file

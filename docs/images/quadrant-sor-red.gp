@@ -1,13 +1,13 @@
 # Quadrant split of kernel sor_red (fp64, O_krn = 0.3019 ops/byte)
 # Written by roofcast. Restyle it by editing this script, then rerun it from its folder:
-#   gnuplot 'quadrant-sor-red.png'      (or: gnuplot -e "output_file='other.svg'" ...)
+#   gnuplot 'quadrant-sor-red.gp'      (or: gnuplot -e "output_file='other.svg'" ...)
 set terminal pngcairo size 1200,650 noenhanced font 'Sans,10' background rgb 'white'
 if (!exists('output_file')) output_file = 'quadrant-sor-red.png'
 set output output_file
 set encoding utf8
 
 data = 'quadrant-sor-red.dat'
-set title 'Quadrant split of kernel sor_red (fp64, O_krn = 0.3019 ops/byte)' font ',14'
+set label 'Quadrant split of kernel sor_red (fp64, O_krn = 0.3019 ops/byte)' at screen 0.5, 0.95 center font ',14'
 set logscale xy 10
 set xtics ('70' 70, '80' 80, '90' 90, '100' 100, '200' 200)
 set ytics ('20' 20, '50' 50, '100' 100, '200' 200, '500' 500, '1000' 1000)
@@ -17,15 +17,21 @@ set xlabel 'Memory bandwidth B_mem (GB/s)'
 set ylabel 'Compute throughput T_op (fp64 GFLOP/s)'
 set grid lc rgb '#e4e4e4'
 set lmargin at screen 0.08
-set rmargin at screen 0.62
+set rmargin at screen 0.5675
 set bmargin at screen 0.1
 set tmargin at screen 0.9
-set key at screen 0.64, 0.9 left top Left reverse box opaque samplen 1.2 spacing 1.3 font ',10'
+set key at screen 0.5875, 0.9 left top Left reverse box opaque samplen 1.2 spacing 1.3 font ',10'
 set style fill solid 1.0 noborder
 
 set label 'memory bound (above the line)' at graph 0.02, 0.96 left front textcolor rgb '#a0522d' font ',11'
 set label 'compute bound (below the line)' at graph 0.98, 0.04 right front textcolor rgb '#1f5f8b' font ',11'
 
+set label 'GTX-1060 6GB' at screen 0.4459, 0.4832 left front font ',10'
+set label 'GTX-480' at screen 0.4498, 0.5235 left front font ',10'
+set label 'GTX-660' at screen 0.3274, 0.4019 left front font ',10'
+set label 'GTX-960' at screen 0.2127, 0.4019 left front font ',10'
+set label 'Tesla K20c' at screen 0.4223, 0.8339 left front font ',10'
+set label 'Tesla M2050' at screen 0.2940, 0.6955 left front font ',10'
 set tics front
 plot data index 0 using 1:2 with filledcurves closed lc rgb '#fbe3cf' title 'memory-bound region', \
      data index 1 using 1:2 with filledcurves closed lc rgb '#d6e8f5' title 'compute-bound region', \
@@ -41,5 +47,4 @@ plot data index 0 using 1:2 with filledcurves closed lc rgb '#fbe3cf' title 'mem
      data index 3 every ::2::2 using 1:2 with points pt 7 ps 1.8 lc rgb '#009e73' title 'GTX-660: 89.7 -> 28.92 -> 28.92, compute, 34.80 ms', \
      data index 3 every ::3::3 using 1:2 with points pt 7 ps 1.8 lc rgb '#cc79a7' title 'GTX-960: 89.67 -> 37.1 -> 26.07, memory, 38.62 ms', \
      data index 3 every ::4::4 using 1:2 with points pt 7 ps 1.8 lc rgb '#e69f00' title 'Tesla K20c: 1153 -> 91.13 -> 45.8, memory, 21.98 ms', \
-     data index 3 every ::5::5 using 1:2 with points pt 7 ps 1.8 lc rgb '#56b4e9' title 'Tesla M2050: 508.9 -> 55.12 -> 32.43, memory, 31.04 ms', \
-     data index 3 using 1:2:9 with labels left offset char 1.2,0.4 font ',10' notitle
+     data index 3 every ::5::5 using 1:2 with points pt 7 ps 1.8 lc rgb '#56b4e9' title 'Tesla M2050: 508.9 -> 55.12 -> 32.43, memory, 31.04 ms'

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <Eigen/QR>
+
 namespace roofcast::microbench {
 
 double fitted_copy_ms(const CopyTimeFit& fit, double bytes) {
@@ -23,21 +25,22 @@ CopyTimeFit fit_copy_times(const std::vector<CopyTimeSample>& samples) {
   if (samples.size() < 2 || largest == smallest)
     throw std::invalid_argument("copy-time fit: needs at least two different sizes");
 
-  // time = a + b * x with x = bytes / largest (scaled so the normal equations stay well conditioned).
-  double s0 = 0, sx = 0, sxx = 0, st = 0, sxt = 0;
-  for (const auto& s : samples) {
-    const double w = 1 / (s.time_ms * s.time_ms), x = s.bytes / largest;
-    s0 += w;
-    sx += w * x;
-    sxx += w * x * x;
-    st += w * s.time_ms;
-    sxt += w * x * s.time_ms;
+  // time = a + b * x with x = bytes / largest (scaled so the system stays well conditioned); each
+  // row divided by its measured time, so that the residuals are relative ones.
+  const auto n = static_cast<Eigen::Index>(samples.size());
+  Eigen::MatrixX2d design(n, 2);
+  Eigen::VectorXd ones(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const auto& s = samples[static_cast<size_t>(i)];
+    design(i, 0) = 1 / s.time_ms;
+    design(i, 1) = s.bytes / largest / s.time_ms;
+    ones(i) = 1;
   }
-  double slope = (s0 * sxt - sx * st) / (s0 * sxx - sx * sx);
-  double intercept = (st - slope * sx) / s0;
+  const Eigen::Vector2d line = design.colPivHouseholderQr().solve(ones);
+  double intercept = line(0), slope = line(1);
   if (intercept < 0) {  // a copy cannot take less than nothing: the best line through the origin
     intercept = 0;
-    slope = sxt / sxx;
+    slope = design.col(1).dot(ones) / design.col(1).squaredNorm();
   }
   if (!(slope > 0) || !std::isfinite(slope))
     throw std::invalid_argument("copy-time fit: time does not grow with size (no positive bandwidth)");

@@ -7,6 +7,8 @@
 
 #include "chart_style.hpp"
 #include "gnuplot_text.hpp"
+#include "kernel_labels.hpp"
+#include "label_boxes.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/plots/chart_values.hpp"
 
@@ -145,6 +147,21 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
                                   quoted(fmt::format("kernel: y = {} x (O_krn)", readable(O_krn)))));
   }
 
+  // The key's device rows, and the plot's right edge that leaves them room on the canvas.
+  std::vector<std::string> device_names;
+  for (const auto& p : points) device_names.push_back(p.device);
+  const std::vector<std::string> short_devices = gnuplot::distinct_short_names(device_names, 32, false);
+  std::vector<std::string> entries;
+  double widest_entry = 0;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    entries.push_back(fmt::format("{}: {} -> {} -> {}, {}, {} ms", short_devices[i], readable(p.T_op),
+                                  readable(p.T_op_adjusted), readable(p.line_y), to_string(p.bound),
+                                  gnuplot::milliseconds(p.predicted_ms)));
+    widest_entry = std::max(widest_entry, gnuplot::text_width(entries.back(), 10));
+  }
+  const double right = std::clamp(1 - (widest_entry + 90) / kWidth - 0.02, 0.45, kRight);
+
   std::string device_rows;
   for (size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
@@ -156,12 +173,16 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
   const int device_block = data.add_block(
       "devices: B_mem T_op T_op_adjusted line_x line_y predicted_ms bound rgb name", device_rows);
 
-  const std::string title =
-      fmt::format("Quadrant split of kernel {} ({}, {})", gnuplot::shortened(kernel.name, 30), type, intensity);
+  // The title, centred on the canvas, stays on it: the kernel's name is shortened to fit.
+  const std::string title_rest = fmt::format(" ({}, {})", type, intensity);
+  const double title_room = (kWidth - 20) / gnuplot::text_width("x", 14);
+  const auto name_width = static_cast<size_t>(std::max(12.0, title_room - 25 - static_cast<double>(title_rest.size())));
+  const std::string title = fmt::format("Quadrant split of kernel {}{}",
+                                        gnuplot::distinct_short_names({kernel.name}, name_width).front(), title_rest);
   std::string script = gnuplot::preamble(title, target, kWidth, kHeight);
   script += fmt::format(
       "data = {}\n"
-      "set title {} font ',14'\n"
+      "set label {} at screen 0.5, 0.95 center font ',14'\n"
       "{}"
       "set xrange [{}:{}]\n"
       "set yrange [{}:{}]\n"
@@ -176,7 +197,7 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
                         gnuplot::log_tics(y_low, y_high))
           : "",
       number(x_low), number(x_high), number(y_low), number(y_high),
-      quoted(fmt::format("Compute throughput T_op ({} {})", type, unit)), kLeft, kRight, kBottom, kTop, kRight + 0.02,
+      quoted(fmt::format("Compute throughput T_op ({} {})", type, unit)), kLeft, right, kBottom, kTop, right + 0.02,
       kTop);
   if (has_line) {
     script += "set label 'memory bound (above the line)' at graph 0.02, 0.96 left front textcolor rgb '#a0522d' "
@@ -204,14 +225,39 @@ GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<Device
       fmt::format("keyentry with lines lw 0 lc rgb '#ffffff' title {}", quoted(fmt::format("T_op -> T'_op -> predicted ({})", unit))));
   // Each device is its own plot element: its key entry and its SVG <title> carry its name.
   for (size_t i = 0; i < points.size(); ++i) {
-    const auto& p = points[i];
-    const std::string entry = fmt::format("{}: {} -> {} -> {}, {}, {} ms", gnuplot::shortened(p.device, 16),
-                                          readable(p.T_op), readable(p.T_op_adjusted), readable(p.line_y),
-                                          to_string(p.bound), gnuplot::milliseconds(p.predicted_ms));
     clauses.push_back(fmt::format("{} every ::{}::{} using 1:2 with points pt 7 ps 1.8 lc rgb '{}' title {}", d, i, i,
-                                  chart_style::palette(i), quoted(entry)));
+                                  chart_style::palette(i), quoted(entries[i])));
   }
-  clauses.push_back(d + " using 1:2:9 with labels left offset char 1.2,0.4 font ',10' notitle");
+  // Each device's name beside its T_op point, where it covers no other name: right of the point,
+  // else left of it, a little up or down; a name with no room is left to the key.
+  const gnuplot::Box area{kLeft * kWidth, right * kWidth, (1 - kTop) * kHeight, (1 - kBottom) * kHeight};
+  const auto fraction = [log](double value, double low, double high) {
+    return log ? std::log10(value / low) / std::log10(high / low) : (value - low) / (high - low);
+  };
+  gnuplot::LabelBoxes names(area);
+  for (size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    if (!chartable(p.bandwidth) || !chartable(p.T_op)) continue;
+    const double x = area.left + (area.right - area.left) * fraction(p.bandwidth, x_low, x_high);
+    const double y = area.bottom - (area.bottom - area.top) * fraction(p.T_op, y_low, y_high);
+    names.block({x - 6, x + 6, y - 6, y + 6});
+  }
+  for (size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    if (!chartable(p.bandwidth) || !chartable(p.T_op)) continue;
+    const double x = area.left + (area.right - area.left) * fraction(p.bandwidth, x_low, x_high);
+    const double y = area.bottom - (area.bottom - area.top) * fraction(p.T_op, y_low, y_high);
+    const double width = gnuplot::text_width(short_devices[i], 10), height = gnuplot::text_height(10);
+    std::vector<gnuplot::Box> candidates;
+    for (const double dy : {-0.6, 0.6, -1.6, 1.6, -2.6, 2.6}) {
+      candidates.push_back({x + 9, x + 9 + width, y + dy * height - height / 2, y + dy * height + height / 2});
+      candidates.push_back({x - 9 - width, x - 9, y + dy * height - height / 2, y + dy * height + height / 2});
+    }
+    const auto box = names.place(candidates);
+    if (!box) continue;
+    script += fmt::format("set label {} at screen {:.4f}, {:.4f} left front font ',10'\n", quoted(short_devices[i]),
+                          box->left / kWidth, 1 - (box->top + box->bottom) / 2 / kHeight);
+  }
   script += "set tics front\n";
   script += gnuplot::plot_command(clauses);
   chart.data = data.text();

@@ -9,6 +9,8 @@
 
 #include "chart_style.hpp"
 #include "gnuplot_text.hpp"
+#include "kernel_labels.hpp"
+#include "label_boxes.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 #include "roofcast/plots/chart_values.hpp"
@@ -23,8 +25,11 @@ using gnuplot::DataFile;
 
 constexpr int kWidth = 1250, kHeight = 650;
 constexpr double kBottom = 0.10, kTop = 0.90, kLeft = 0.08;
-constexpr double kRightWithKey = 0.62, kRightAlone = 0.96;
+constexpr double kRightAlone = 0.96, kNarrowestRight = 0.45;
+constexpr double kKeyBottom = 0.03;  // the plot's key, in the right margin beside a profile's kernels
 constexpr size_t kMaxKeyEntries = 34;
+constexpr int kCeilingFont = 11;
+constexpr size_t kKeyNameWidth = 20;  // the kernel names of the numbered key, in characters
 
 // "tensor_fp16_gflops" -> ("tensor fp16", 1, "GFLOP/s"); nullopt for keys that are not peaks.
 struct PeakKey {
@@ -72,10 +77,26 @@ struct Layout {
   AxisRange x, y;
   double right = kRightAlone;
   double slope_angle_degrees = 45;  // screen angle of a slope-1 line in log-log
+
+  // The plot area and where values land on the canvas, in pixels from its top-left corner.
+  gnuplot::Box area() const { return {kLeft * kWidth, right * kWidth, (1 - kTop) * kHeight, (1 - kBottom) * kHeight}; }
+  double x_pixel(double value) const {
+    const auto a = area();
+    return a.left + (a.right - a.left) * std::log10(value / x.low) / x.decades();
+  }
+  double y_pixel(double value) const {
+    const auto a = area();
+    return a.bottom - (a.bottom - a.top) * std::log10(value / y.low) / y.decades();
+  }
 };
 
+// `set label` text anchored at a pixel of the canvas (gnuplot's screen coordinates run upwards).
+std::string screen_at(double x_pixel, double y_pixel) {
+  return fmt::format("at screen {:.4f}, {:.4f}", x_pixel / kWidth, 1 - y_pixel / kHeight);
+}
+
 Layout layout_for(const std::vector<RooflineCeiling>& ceilings, const std::vector<RooflineKernelPoint>& kernels,
-                  const std::vector<RooflinePoint>& sweep, bool with_key) {
+                  const std::vector<RooflinePoint>& sweep, size_t key_characters) {
   double top_compute = 0, low_compute = INFINITY, dram = 0, low_bandwidth = INFINITY;
   for (const auto& c : ceilings) {
     if (c.kind == RooflineCeiling::Kind::compute) {
@@ -105,11 +126,114 @@ Layout layout_for(const std::vector<RooflineCeiling>& ceilings, const std::vecto
   Layout layout;
   layout.x = {decade_below(x_low), decade_above(x_high)};
   layout.y = {decade_below(y_low), decade_above(y_high)};
-  layout.right = with_key ? kRightWithKey : kRightAlone;
+  // The numbered key's rows fit between the plot and the canvas' right edge.
+  const double key_width = gnuplot::text_width(std::string(key_characters, 'x'), 9, true) + 0.015 * kWidth + 8;
+  layout.right = key_characters == 0 ? kRightAlone : std::max(kNarrowestRight, 1 - key_width / kWidth);
   const double width = kWidth * (layout.right - kLeft) / layout.x.decades();
   const double height = kHeight * (kTop - kBottom) / layout.y.decades();
   layout.slope_angle_degrees = std::atan2(height, width) * 180 / std::numbers::pi;
   return layout;
+}
+
+// One label of a compute roof: its text's right end and its middle, in canvas pixels.
+struct PlacedLabel {
+  const RooflineCeiling* roof;
+  double right, middle;
+};
+
+// Labels of the compute roofs (sorted highest first) where each covers no other label and no
+// line. Roofs closer than a label's height form a group whose labels are stacked in their order:
+// above the group at the right end, else below it, else left of where the group's roofs start
+// (further left and up or down as far as needed). A lone roof's label may also go further left
+// along its line. A label with no room left is named in a note under the title instead.
+std::string compute_roof_labels(const std::vector<const RooflineCeiling*>& compute,
+                                const std::vector<RooflineCeiling>& ceilings, double dram, double top_compute,
+                                const Layout& layout) {
+  const gnuplot::Box area = layout.area();
+  const double height = gnuplot::text_height(kCeilingFont), gap = 3;
+  gnuplot::LabelBoxes boxes(area);
+  for (const auto* c : compute) {
+    const double y = layout.y_pixel(c->value);
+    boxes.block({std::max(area.left, layout.x_pixel(c->value / dram)), area.right, y - 1, y + 1});
+  }
+  for (const auto& c : ceilings) {  // each slope, as small boxes along it
+    if (c.kind != RooflineCeiling::Kind::bandwidth) continue;
+    const double x0 = layout.x_pixel(layout.x.low), y0 = layout.y_pixel(c.value * layout.x.low);
+    const double x1 = layout.x_pixel(top_compute / c.value), y1 = layout.y_pixel(top_compute);
+    const int steps = std::max(1, static_cast<int>(std::hypot(x1 - x0, y1 - y0) / 4));
+    for (int i = 0; i <= steps; ++i) {
+      const double x = x0 + (x1 - x0) * i / steps, y = y0 + (y1 - y0) * i / steps;
+      boxes.block({x - 1.5, x + 1.5, y - 1.5, y + 1.5});
+    }
+  }
+
+  std::vector<std::vector<const RooflineCeiling*>> groups;
+  for (const auto* c : compute) {
+    if (groups.empty() || layout.y_pixel(c->value) - layout.y_pixel(groups.back().back()->value) >= height + gap)
+      groups.emplace_back();
+    groups.back().push_back(c);
+  }
+
+  std::vector<PlacedLabel> placed;
+  std::vector<std::string> unlabelled;
+  const double right_end = area.right - 2 * gap;
+  for (const auto& group : groups) {
+    const size_t n = group.size();
+    double widest = 0, start = area.right;
+    for (const auto* c : group) {
+      widest = std::max(widest, gnuplot::text_width(c->label(), kCeilingFont));
+      start = std::max(area.left, std::min(start, layout.x_pixel(c->value / dram)));
+    }
+    const double top = layout.y_pixel(group.front()->value), bottom = layout.y_pixel(group.back()->value);
+    // Candidates: the right end of the labels and the middle of the first (top) row.
+    std::vector<std::pair<double, double>> anchors;
+    std::vector<double> right_ends{right_end};
+    if (n == 1)  // further left along a lone roof: left of each label already there
+      for (const auto& p : placed) right_ends.push_back(p.right - gnuplot::text_width(p.roof->label(), kCeilingFont) - 3 * gap);
+    std::sort(right_ends.begin(), right_ends.end(), std::greater<>());
+    for (const double right : right_ends) {
+      if (right - widest < start) continue;
+      anchors.push_back({right, top - gap - height * (static_cast<double>(n) - 0.5)});  // above
+      anchors.push_back({right, bottom + gap + height * 0.5});                          // below
+    }
+    // Left of where the roofs start, level with them or a little up or down, ever further left
+    // (where the slopes leave room, in the empty corner above them).
+    const double middle = (top + bottom) / 2 - height * (static_cast<double>(n) - 1) / 2;
+    for (double right = start - 2 * gap; right - widest >= area.left; right -= 20)
+      for (int shift = 0; shift <= 2 * static_cast<int>(n) + 4; ++shift)
+        anchors.push_back({right, middle + (shift % 2 ? -1 : 1) * ((shift + 1) / 2) * height / 2});
+
+    std::vector<std::vector<gnuplot::Box>> candidates;
+    for (const auto& [right, first] : anchors) {
+      std::vector<gnuplot::Box> rows;
+      for (size_t k = 0; k < n; ++k) {
+        const double y = first + height * static_cast<double>(k);
+        rows.push_back({right - gnuplot::text_width(group[k]->label(), kCeilingFont), right, y - height / 2,
+                        y + height / 2});
+      }
+      candidates.push_back(std::move(rows));
+    }
+    const auto chosen = boxes.place_together(candidates);
+    if (!chosen) {
+      for (const auto* c : group) unlabelled.push_back(c->label());
+      continue;
+    }
+    for (size_t k = 0; k < n; ++k)
+      placed.push_back({group[k], anchors[*chosen].first, anchors[*chosen].second + height * static_cast<double>(k)});
+  }
+
+  std::string labels;
+  for (const auto& p : placed)
+    labels += fmt::format("set label {} {} right textcolor rgb '{}' font ',{}'\n", quoted(p.roof->label()),
+                          screen_at(p.right, p.middle), chart_style::color_of(p.roof->name), kCeilingFont);
+  // The note: one line between the title and the plot, cut to the canvas (the data file lists every roof).
+  if (!unlabelled.empty()) {
+    std::string note = fmt::format("No room to label: {}", fmt::join(unlabelled, "; "));
+    const auto characters = static_cast<size_t>(kWidth * 0.95 / gnuplot::text_width("x", 9));
+    labels += fmt::format("set label {} {} center font ',9'\n", quoted(gnuplot::shortened(note, characters)),
+                          screen_at(kWidth / 2.0, (1 - kTop) * kHeight - gnuplot::text_height(9) / 2 - 1));
+  }
+  return labels;
 }
 
 // Ceilings: the segments of each roof, their labels, and the plot clauses that draw them.
@@ -126,32 +250,40 @@ void write_ceilings(DataFile& data, std::string& script, std::vector<std::string
   std::sort(compute.begin(), compute.end(), [](auto* a, auto* b) { return a->value > b->value; });
 
   std::string compute_rows, dram_rows, cache_rows, labels;
-  for (size_t i = 0; i < compute.size(); ++i) {
-    const auto& c = *compute[i];
+  for (const auto* c : compute)
     // A compute roof starts where the DRAM slope reaches it (its ridge point).
-    compute_rows += fmt::format("{} {} {} {} {} {}\n", number(c.value / dram), number(c.value), number(layout.x.high),
-                                number(c.value), chart_style::rgb_value(chart_style::color_of(c.name)),
-                                gnuplot::data_column(c.label()));
-    // A label goes above its line, or below it when the next ceiling up is too close.
-    const bool crowded_above = i > 0 && compute[i - 1]->value / c.value < 1.6;
-    labels += fmt::format("set label {} at {}, {} right offset -0.5,{} textcolor rgb '{}' font ',11'\n",
-                          quoted(c.label()), number(layout.x.high), number(c.value), crowded_above ? "-0.9" : "0.7",
-                          chart_style::color_of(c.name));
-  }
-  for (const auto& c : ceilings) {
-    if (c.kind != RooflineCeiling::Kind::bandwidth) continue;
+    compute_rows += fmt::format("{} {} {} {} {} {}\n", number(c->value / dram), number(c->value), number(layout.x.high),
+                                number(c->value), chart_style::rgb_value(chart_style::color_of(c->name)),
+                                gnuplot::data_column(c->label()));
+  std::vector<const RooflineCeiling*> slopes;
+  for (const auto& c : ceilings)
+    if (c.kind == RooflineCeiling::Kind::bandwidth) slopes.push_back(&c);
+  std::sort(slopes.begin(), slopes.end(), [](auto* a, auto* b) { return a->value < b->value; });
+  const double angle = layout.slope_angle_degrees * std::numbers::pi / 180;
+  const double plot_width = layout.area().right - layout.area().left;
+  double previous_value = 0, previous_end = -INFINITY;  // the last slope label: its roof, its right end (pixels)
+  for (const auto* slope : slopes) {
+    const auto& c = *slope;
     // A slope runs from the left edge up to the highest compute roof.
     (c.name == "DRAM" ? dram_rows : cache_rows) +=
         fmt::format("{} {} {} {} {}\n", number(layout.x.low), number(c.value * layout.x.low),
                     number(top_compute / c.value), number(top_compute), gnuplot::data_column(c.label()));
-    // The label lies along the slope, near its lower end but inside the plot.
+    // The label lies along the slope, near its lower end but inside the plot; after the label of
+    // a slope too close below it to hold both side by side.
     double x = layout.x.low * std::pow(10.0, 0.05 * layout.x.decades());
     const double y_floor = layout.y.low * std::pow(10.0, 0.06 * layout.y.decades());
     if (c.value * x < y_floor) x = y_floor / c.value;
+    const double apart = previous_value > 0 ? (layout.y_pixel(previous_value) - layout.y_pixel(c.value)) * std::cos(angle)
+                                            : INFINITY;
+    if (apart < 1.6 * gnuplot::text_height(kCeilingFont) && layout.x_pixel(x) < previous_end + 10)
+      x = layout.x.low * std::pow(10.0, (previous_end + 10 - layout.area().left) / plot_width * layout.x.decades());
+    previous_value = c.value;
+    previous_end = layout.x_pixel(x) + gnuplot::text_width(c.label(), kCeilingFont) * std::cos(angle);
     labels += fmt::format("set label {} at {}, {} left rotate by {:.1f} offset -0.6,0.9 textcolor rgb '{}' font ',11'\n",
                           quoted(c.label()), number(x), number(c.value * x), layout.slope_angle_degrees,
                           c.name == "DRAM" ? "#000000" : "#666666");
   }
+  labels += compute_roof_labels(compute, ceilings, dram, top_compute, layout);
   script += "# Ceiling labels: value and unit of each roof.\n" + labels + "\n";
   const int compute_block = data.add_block("compute roofs: x_from y x_to y rgb label", compute_rows);
   clauses.push_back(fmt::format("data index {} using 1:2:($3-$1):($4-$2):5 with vectors nohead lw 2.5 lc rgb variable "
@@ -168,13 +300,25 @@ void write_ceilings(DataFile& data, std::string& script, std::vector<std::string
   }
 }
 
-std::string kernel_key_text(const RooflineKernelPoint& k) {
-  const std::string share = k.time_share < 0.005 ? "<1" : fmt::format("{:.0f}", k.time_share * 100);
-  std::string text = fmt::format("{:>2} {:<16} {:<4} {:<7} {:>8} ms {:>3} %", k.number, gnuplot::shortened(k.name, 16),
-                                 to_string(k.type), to_string(k.bound), gnuplot::milliseconds(k.predicted_ms), share);
-  if (k.measured_ms) text += fmt::format(" (measured {})", gnuplot::milliseconds(*k.measured_ms));
-  if (!k.drawable) text += " (not drawn)";
-  return text;
+// The plot's own key (one row per entry, in a box), in canvas pixels.
+double key_height(size_t rows) { return static_cast<double>(rows) * 1.1 * gnuplot::text_height(10) + 12; }
+
+// A row of the numbered key: `label` is the kernel's name, shortened to a string no other kernel
+// of the key shares; a "*" before the number marks a kernel off the chart's range.
+std::string kernel_key_text(const RooflineKernelPoint& k, const std::string& label, bool with_measured) {
+  const std::string share = k.time_share < 0.005 ? "<1%" : fmt::format("{:.0f}%", k.time_share * 100);
+  const std::string number = fmt::format("{}{}", k.drawable ? "" : "*", k.number);
+  std::string text = fmt::format("{:>3} {:<{}} {:<4} {:<7} {:>9}", number, label, kKeyNameWidth, to_string(k.type),
+                                 to_string(k.bound), gnuplot::milliseconds(k.predicted_ms));
+  if (with_measured) text += fmt::format(" {:>9}", k.measured_ms ? gnuplot::milliseconds(*k.measured_ms) : "-");
+  return text + fmt::format(" {:>4}", share);
+}
+
+std::string kernel_key_header(bool with_measured) {
+  std::string text = fmt::format("{:>3} {:<{}} {:<4} {:<7} {:>9}", "#", "kernel", kKeyNameWidth, "type", "bound",
+                                 "pred. ms");
+  if (with_measured) text += fmt::format(" {:>9}", "meas. ms");
+  return text + fmt::format(" {:>4}", "time");
 }
 
 // The `max_kernels` points with the most predicted time, heaviest first and numbered so; the
@@ -192,7 +336,8 @@ std::vector<RooflineKernelPoint> heaviest_points(std::vector<RooflineKernelPoint
 }
 
 void write_kernels(DataFile& data, std::string& script, std::vector<std::string>& clauses,
-                   const std::vector<RooflineKernelPoint>& kernels, size_t left_out, const Layout& layout) {
+                   const std::vector<RooflineKernelPoint>& kernels, size_t left_out, const Layout& layout,
+                   size_t key_rows) {
   std::string rows;
   bool any_measured = false;
   for (const auto& k : kernels) {
@@ -204,29 +349,40 @@ void write_kernels(DataFile& data, std::string& script, std::vector<std::string>
     any_measured = any_measured || k.measured_gops.has_value();
   }
 
-  // The numbered key, in the right margin, coloured by kernel type.
-  const double key_left = layout.right + 0.015;
-  const size_t shown = std::min(kernels.size(), kMaxKeyEntries);
-  const double step = std::min(0.032, (kTop - kBottom + 0.05) / static_cast<double>(shown + 1));
+  // The numbered key, in the right margin, coloured by kernel type, above the plot's own key.
+  const bool with_measured =
+      std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return k.measured_ms.has_value(); });
+  const double key_left = layout.right + 0.015, row = gnuplot::text_height(9) / kHeight;
+  const double list_bottom = kKeyBottom + key_height(key_rows) / kHeight + row;
+  const auto rows_available = static_cast<size_t>(std::max(0.0, (kTop - list_bottom) / row));
+  const size_t shown = std::min({kernels.size(), kMaxKeyEntries, rows_available > 2 ? rows_available - 2 : 0});
+  std::vector<std::string> names;
+  for (size_t i = 0; i < shown; ++i) names.push_back(kernels[i].name);
+  const std::vector<std::string> labels = gnuplot::distinct_short_names(names, kKeyNameWidth);
+  const double step = std::min(0.032, (kTop - list_bottom) / static_cast<double>(shown + 2));
   script += "# Numbered key of the kernels (right margin): number, name, type, bound, predicted time, share.\n";
   script += fmt::format("set label {} at screen {:.3f}, {:.3f} left font ',10'\n",
                         quoted(any_measured ? "Kernels (thesis model): filled = predicted, hollow = measured"
                                             : "Kernels as the thesis model predicts them (size = share of time)"),
                         key_left, kTop + 0.03);
+  script += fmt::format("set label {} at screen {:.3f}, {:.3f} left font 'Monospace,9'\n",
+                        quoted(kernel_key_header(with_measured)), key_left, kTop - step * 0.5);
   for (size_t i = 0; i < shown; ++i) {
     const auto& k = kernels[i];
     script += fmt::format("set label {} at screen {:.3f}, {:.3f} left font 'Monospace,9' textcolor rgb '{}'\n",
-                          quoted(kernel_key_text(k)), key_left, kTop - step * (static_cast<double>(i) + 0.5),
-                          chart_style::color_of(k.type));
+                          quoted(kernel_key_text(k, labels[i], with_measured)), key_left,
+                          kTop - step * (static_cast<double>(i) + 1.5), chart_style::color_of(k.type));
   }
+  const bool any_off_chart = std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return !k.drawable; });
+  std::string more;
   if (kernels.size() > shown || left_out > 0)
-    script += fmt::format(
-        "set label {} at screen {:.3f}, {:.3f} left font ',9'\n",
-        quoted(left_out == 0
-                   ? fmt::format("... and {} more kernels (all are in the data file)", kernels.size() - shown)
-                   : fmt::format("... {} more in the data file; {} lighter kernels not drawn", kernels.size() - shown,
-                                 left_out)),
-        key_left, kTop - step * (static_cast<double>(shown) + 0.5));
+    more = left_out == 0 ? fmt::format("... and {} more kernels (all are in the data file)", kernels.size() - shown)
+                         : fmt::format("... {} more in the data file; {} lighter kernels not drawn",
+                                       kernels.size() - shown, left_out);
+  if (any_off_chart) more += std::string(more.empty() ? "" : "; ") + "* = off the chart, not drawn";
+  if (!more.empty())
+    script += fmt::format("set label {} at screen {:.3f}, {:.3f} left font ',9'\n", quoted(more), key_left,
+                          kTop - step * (static_cast<double>(shown) + 1.5));
   script += "\n";
   if (rows.empty()) return;
 
@@ -314,7 +470,10 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
   std::vector<RooflineKernelPoint> kernels;
   size_t left_out = 0;
   if (profile) kernels = heaviest_points(roofline_kernel_points(device, *profile), max_kernels, left_out);
-  const Layout layout = layout_for(ceilings, kernels, device.roofline_sweep, profile != nullptr);
+  const bool with_measured =
+      std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return k.measured_ms.has_value(); });
+  const Layout layout = layout_for(ceilings, kernels, device.roofline_sweep,
+                                   profile ? kernel_key_header(with_measured).size() : 0);
 
   GnuplotChart chart;
   chart.chart_file_name = target.chart_file_name;
@@ -342,7 +501,7 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
       "set format y '{}'\n"
       "set grid xtics ytics mxtics mytics lc rgb '#e4e4e4' lw 1, lc rgb '#f4f4f4' lw 1\n"
       "set lmargin at screen {}\nset rmargin at screen {}\nset bmargin at screen {}\nset tmargin at screen {}\n"
-      "set key top left box opaque samplen 2 spacing 1.1 font ',10'\n"
+
       "set datafile missing '?'\n\n",
       quoted(chart.data_file_name), quoted(title), number(layout.x.low), number(layout.x.high), number(layout.y.low),
       number(layout.y.high),
@@ -368,7 +527,17 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
                                   quoted(fmt::format("measured {} sweep (mixbench)", precision))));
   }
 
-  if (profile) write_kernels(data, script, clauses, kernels, left_out, layout);
+  // The plot's key: beside a profile's kernels, under their numbered key in the right margin;
+  // alone, in the plot's bottom right, where no roof runs.
+  size_t key_rows = sweeps.size();
+  for (const KernelType type : {KernelType::fp64, KernelType::fp32, KernelType::int32})
+    key_rows += std::any_of(kernels.begin(), kernels.end(), [&](const auto& k) { return k.type == type && k.drawable; });
+  key_rows += std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return k.drawable && k.measured_gops; });
+  script += profile ? fmt::format("set key at screen {:.3f}, {:.3f} left bottom Left reverse box opaque samplen 2 "
+                                  "spacing 1.1 font ',10'\n",
+                                  layout.right + 0.015, kKeyBottom)
+                    : "set key bottom right box opaque samplen 2 spacing 1.1 font ',10'\n";
+  if (profile) write_kernels(data, script, clauses, kernels, left_out, layout, key_rows);
   script += "# Roofs, then measured sweeps, then kernels.\n" + gnuplot::plot_command(clauses);
   chart.data = data.text();
   chart.script = std::move(script);

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # On the GPU machine: build for Hopper, run the GPU tests and the benches, print a short
 # table last. Full logs go under $OUT (or ./gpu-check-out when OUT is unset).
-# Usage: scripts/gpu-check.sh [step...]   steps: build tests profiler bench (default: all)
+# Usage: scripts/dev/gpu-check.sh [step...]   steps: build tests profiler bench (default: all)
 set -uo pipefail
-cd "$(dirname "$0")/.."
-source scripts/gpu-deps.sh || exit 1  # the build dependencies, on the bare GPU machine
+cd "$(dirname "$0")/../.."
+source scripts/dev/gpu-deps.sh || exit 1  # the build dependencies, on the bare GPU machine
 OUT=${OUT:-$PWD/gpu-check-out}
 mkdir -p "$OUT"
 steps=("$@")
@@ -22,10 +22,10 @@ step_build() {
   return $status
 }
 
-# The CUPTI collector against Nsight Compute, end to end (profiler/scripts/gpu-profiler-check.sh).
+# The CUPTI collector against Nsight Compute, end to end (scripts/dev/gpu-profiler-check.sh).
 step_profiler() {
   mkdir -p "$OUT/profiler"
-  profiler/scripts/gpu-profiler-check.sh build-gpu "$OUT/profiler" >"$OUT/profiler/check.log" 2>&1
+  scripts/dev/gpu-profiler-check.sh build-gpu "$OUT/profiler" >"$OUT/profiler/check.log" 2>&1
   local status=$?
   summary+=("profiler|$([[ $status == 0 ]] && echo ok || echo FAILED, see profiler/check.log)")
   return $status
@@ -37,7 +37,7 @@ step_bench() {
   build-gpu/bin/roofcast bench --output "$OUT/bench/device.json" >"$OUT/bench/bench.log" 2>&1
   local status=$?
   if [[ $status == 0 ]]; then
-    while IFS= read -r row; do summary+=("$row"); done < <(microbench/scripts/bench_headlines.py "$OUT/bench/device.json")
+    while IFS= read -r row; do summary+=("$row"); done < <(scripts/dev/bench-headlines.py "$OUT/bench/device.json")
   else
     summary+=("bench|FAILED, see bench/bench.log: $(tail -1 "$OUT/bench/bench.log")")
   fi

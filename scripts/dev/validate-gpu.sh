@@ -9,7 +9,7 @@
 # kernel profiles, measured times, the chart's data and every log). The short table
 # printed last is also summary.txt.
 #
-# Usage: scripts/validate-gpu.sh [step...]
+# Usage: scripts/dev/validate-gpu.sh [step...]
 #   steps: build reference partitions validate (default: all four, in that order); the
 #   intermediate files stay in $BUILD/validation-run, so steps can be run in separate calls
 #   while the machine stays warm.
@@ -23,8 +23,8 @@
 #                did not fit is listed as skipped and validated without
 set -uo pipefail
 STARTED=$(date +%s)
-cd "$(dirname "$0")/.."
-source scripts/gpu-deps.sh || exit 1  # the build dependencies, on the bare GPU machine
+cd "$(dirname "$0")/../.."
+source scripts/dev/gpu-deps.sh || exit 1  # the build dependencies, on the bare GPU machine
 ROOT=$PWD
 OUT=${OUT:-$ROOT/validate-gpu-out}
 BUILD=${BUILD:-build-gpu-validation}

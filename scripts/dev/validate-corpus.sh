@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Every reference -> target pair of the validation corpus, with no GPU: the files two runs of
-# scripts/validate-gpu.sh left (an H200 run with its MPS partitions, and an H100 run), scored
+# scripts/dev/validate-gpu.sh left (an H200 run with its MPS partitions, and an H100 run), scored
 # with the thesis model and the pipes model with its ablation, from each GPU as reference.
 #
-# Usage: scripts/validate-corpus.sh H200_RUN H100_RUN OUTPUT_DIR
+# Usage: scripts/dev/validate-corpus.sh H200_RUN H100_RUN OUTPUT_DIR
 #   H200_RUN, H100_RUN: the runs' folders (devices/, profiles/, measured/ from
 #   validation-run.tar.gz). Writes per reference and model: <ref>-<model>.{json,md,txt}, and
 #   summary.md (both models and the ablation over all pairs) in OUTPUT_DIR.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ROOFCAST=${ROOFCAST:-build/bin/roofcast}
 [[ $# == 3 ]] || { echo "usage: $0 H200_RUN H100_RUN OUTPUT_DIR" >&2; exit 2; }
 H200=$1 H100=$2 OUTDIR=$3
@@ -41,5 +41,5 @@ for reference in h200 h100; do
       >"$OUTDIR/$reference-$model.txt" 2>"$OUTDIR/$reference-$model.notes.txt"
   done
 done
-python3 scripts/corpus_summary.py "$OUTDIR" >"$OUTDIR/summary.md"
+python3 scripts/dev/corpus-summary.py "$OUTDIR" >"$OUTDIR/summary.md"
 cat "$OUTDIR/summary.md"

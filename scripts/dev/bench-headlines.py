@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints the headline numbers of a roofcast device profile as `label|value` rows, for the
-summary table of scripts/gpu-check.sh. Usage: bench_headlines.py DEVICE.json"""
+summary table of scripts/dev/gpu-check.sh. Usage: bench_headlines.py DEVICE.json"""
 import json
 import sys
 

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz in build-fuzz/ (clang, ASan + UBSan), replays the
 # seed corpus through each, then fuzzes each target (docs/fuzzing.md).
-# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]  replay, then fuzz each target this long (default 60)
-#        scripts/fuzz.sh --runs N              replay, then fuzz each target for N runs
-#        scripts/fuzz.sh --replay              only replay the seed corpus
+# Usage: scripts/dev/fuzz.sh [SECONDS_PER_TARGET]  replay, then fuzz each target this long (default 60)
+#        scripts/dev/fuzz.sh --runs N              replay, then fuzz each target for N runs
+#        scripts/dev/fuzz.sh --replay              only replay the seed corpus
 # Options: --report       write the results table to docs/fuzzing-results.md
 #          --target NAME  only this target (repeatable)
 # Ends with "fuzz: PASS ..." (exit 0) or "fuzz: FAIL ..." (exit 1); findings (crash-*, timeout-*,
 # leak-*, oom-* inputs) are kept in build-fuzz/findings/TARGET/, new corpus inputs in
 # build-fuzz/corpus/TARGET/ (the committed corpus in tests/fuzz/corpus/ is only read).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 all_targets=(device_json kernel_profile_json measured_json validation_json ncu_csv nvprof_csv launch_records)
 seconds=60
@@ -98,12 +98,12 @@ if ((report == 1)); then
   {
     echo "# Fuzzing results"
     echo
-    echo "Written by \`scripts/fuzz.sh --report\` (docs/fuzzing.md says what each target checks); each such run"
+    echo "Written by \`scripts/dev/fuzz.sh --report\` (docs/fuzzing.md says what each target checks); each such run"
     echo "replaces this file. A finding is an input saved in build-fuzz/findings/TARGET/ of that run."
     echo
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "- Commit: $commit"
-    echo "- Command: \`scripts/fuzz.sh${arguments:+ $arguments}\`"
+    echo "- Command: \`scripts/dev/fuzz.sh${arguments:+ $arguments}\`"
     echo "- Machine: $(nproc) cores; $(clang++ --version | head -1)"
     echo
     echo "| Target | Runs | Seconds | Findings |"

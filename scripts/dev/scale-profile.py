@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a synthetic kernel profile of N kernels for the scale benchmark (scripts/scale-bench.sh).
+"""Writes a synthetic kernel profile of N kernels for the scale benchmark (scripts/dev/scale-bench.sh).
 
 Every kernel is a variant of a kernel profiled on a real GPU (the committed profiles under
 docs/validation/2026-11-22-pipes/*-run/profiles): its counters, measured times and invocations
@@ -7,7 +7,7 @@ are scaled by random factors, its launch grids resized, and its name made unique
 template argument list, so that the profile has the mix of counters, launch shapes and names
 that `roofcast profile` writes, only many more kernels. The output is deterministic for a seed.
 
-  scripts/scale-profile.py --kernels 100000 --output /tmp/scale/profile.json
+  scripts/dev/scale-profile.py --kernels 100000 --output /tmp/scale/profile.json
 """
 
 import argparse
@@ -17,7 +17,7 @@ import os
 import random
 import re
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TEMPLATE_PROFILES = "docs/validation/2026-11-22-pipes/h100-run/profiles/*.json"
 
 # The thesis' nine counters (`roofcast profile --metrics thesis`; profiler/src/metric_set.cpp).
@@ -94,7 +94,7 @@ def main():
         "version": 1,
         "reference_device": reference,
         "description": f"synthetic: {args.kernels} variants of the kernels of {TEMPLATE_PROFILES} "
-                       f"(scripts/scale-profile.py, seed {args.seed})",
+                       f"(scripts/dev/scale-profile.py, seed {args.seed})",
         "kernels": [variant(rng.choice(templates), i, rng, args.metrics) for i in range(args.kernels)],
     }
     if collector:

@@ -2,11 +2,11 @@
 # On the GPU machine: checks predicted copy times against measured ones. Benches the GPU (its
 # transfer fits), profiles our workloads (their copies, timed), and compares, per workload and
 # kind of copy, `roofcast rank`'s prediction on that same GPU with the time the collector measured.
-# Needs a build with CUDA (default folder build-gpu, as scripts/gpu-check.sh makes it).
+# Needs a build with CUDA (default folder build-gpu, as scripts/dev/gpu-check.sh makes it).
 # Writes transfer-check.md and .json under $OUT (or ./transfer-check-out) and prints the table.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-source scripts/gpu-deps.sh || exit 1
+cd "$(dirname "$0")/../.."
+source scripts/dev/gpu-deps.sh || exit 1
 OUT=${OUT:-$PWD/transfer-check-out}
 BUILD=${BUILD:-build-gpu}
 BIN=$PWD/$BUILD/bin
@@ -44,7 +44,7 @@ for rank_file in sorted(work.glob("rank-*.json")):
         rows.append({"workload": workload, **t, "error": error})
 fits = device.get("transfers", {})
 lines = [f"# Copy-time predictions against measured copies: {device['name']}", "",
-         f"Date (UTC) {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M}; command `scripts/transfer-check.sh` on the GPU machine.",
+         f"Date (UTC) {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M}; command `scripts/dev/transfer-check.sh` on the GPU machine.",
          "Predicted = count x latency + bytes / bandwidth with the fits `roofcast bench` measured on the same GPU;",
          "measured = the copies' durations that `roofcast profile` recorded while running each workload.", "",
          "| fit | bandwidth GB/s | latency us |", "|---|---:|---:|"]

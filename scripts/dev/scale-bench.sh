@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The scale benchmark (issue 14): predict, rank and report on a synthetic profile of many
-# kernels (scripts/scale-profile.py) and 10 device profiles, each timed with /usr/bin/time -v.
+# kernels (scripts/dev/scale-profile.py) and 10 device profiles, each timed with /usr/bin/time -v.
 # Writes the results, with the machine, the commit and this command, to docs/scale/results.md
 # (or --results FILE). Build first: cmake --build build --target roofcast (Release).
 #
-#   scripts/scale-bench.sh [--kernels 100000] [--metrics thesis|full] [--build build]
+#   scripts/dev/scale-bench.sh [--kernels 100000] [--metrics thesis|full] [--build build]
 #                          [--work /tmp/roofcast-scale] [--results docs/scale/results.md]
 set -euo pipefail
 
@@ -13,7 +13,7 @@ metrics=thesis
 build=build
 work=/tmp/roofcast-scale
 results=docs/scale/results.md
-command_line="scripts/scale-bench.sh${*:+ $*}"
+command_line="scripts/dev/scale-bench.sh${*:+ $*}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --kernels) kernels="$2"; shift 2 ;;
@@ -26,7 +26,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 roofcast="$build/bin/roofcast"
 [[ -x "$roofcast" ]] || { echo "scale-bench: $roofcast not found: build the roofcast target first" >&2; exit 1; }
 [[ -x /usr/bin/time ]] || { echo "scale-bench: /usr/bin/time not found (Debian package time)" >&2; exit 1; }
@@ -46,7 +46,7 @@ for d in "${devices[@]}"; do device_args+=(--device "$d"); done
 mkdir -p "$work"
 profile="$work/profile-$kernels-$metrics.json"
 echo "scale-bench: writing $profile ($kernels kernels, $metrics counters)" >&2
-python3 scripts/scale-profile.py --kernels "$kernels" --metrics "$metrics" --output "$profile"
+python3 scripts/dev/scale-profile.py --kernels "$kernels" --metrics "$metrics" --output "$profile"
 profile_mb=$(du -m "$profile" | cut -f1)
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -92,7 +92,7 @@ mkdir -p "$(dirname "$results")"
 {
   echo "# Scale benchmark results"
   echo
-  echo "Written by \`scripts/scale-bench.sh\`; every number below comes from its run (see docs/scale/README.md)."
+  echo "Written by \`scripts/dev/scale-bench.sh\`; every number below comes from its run (see docs/scale/README.md)."
   echo
   echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- Machine: $(nproc) CPUs, $cpu, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) memory"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The GPU machine has CUDA but none of roofcast's Debian build dependencies, and no network.
-#   Here:  scripts/gpu-deps.sh download      puts their .deb files in .deps/ (git-ignored);
+#   Here:  scripts/dev/gpu-deps.sh download      puts their .deb files in .deps/ (git-ignored);
 #          name ".deps" in the device run's `carry`.
-#   There: source scripts/gpu-deps.sh         unpacks them under /tmp/roofcast-deps (not into /)
+#   There: source scripts/dev/gpu-deps.sh         unpacks them under /tmp/roofcast-deps (not into /)
 #          and exports CMAKE_PREFIX_PATH and LD_LIBRARY_PATH.
 packages=(catch2 libcli11-dev libeigen3-dev libfmt-dev libfmt9 nlohmann-json3-dev)
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 if [[ ${1:-} == download ]]; then
   set -euo pipefail
@@ -25,6 +25,6 @@ if ls "$root"/.deps/*.deb >/dev/null 2>&1; then
   export CMAKE_PREFIX_PATH=/tmp/roofcast-deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
   export LD_LIBRARY_PATH=/tmp/roofcast-deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 elif [[ ! -f /usr/include/fmt/format.h ]]; then
-  echo "gpu-deps: fmt is not installed and .deps/ has no packages: run 'scripts/gpu-deps.sh download' here and carry .deps" >&2
+  echo "gpu-deps: fmt is not installed and .deps/ has no packages: run 'scripts/dev/gpu-deps.sh download' here and carry .deps" >&2
   return 1 2>/dev/null || exit 1
 fi

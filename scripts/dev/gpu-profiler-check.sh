@@ -2,7 +2,7 @@
 # On the GPU machine, after a build in BUILD (default build-gpu): checks the CUPTI collector
 # end to end and against Nsight Compute. Writes everything to RESULTS (default
 # $OUT/profiler or ./profiler-check-out) and prints a short table last.
-# Usage: profiler/scripts/gpu-profiler-check.sh [BUILD] [RESULTS]
+# Usage: scripts/dev/gpu-profiler-check.sh [BUILD] [RESULTS]
 # PROFILER_CHECK_PARTS (default "testapp torch robustness predict walltime") picks the parts.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -64,12 +64,12 @@ PY
 # counter outside 1 % of the first run but within the spread of the three is reported apart
 # (ncu does not reproduce DRAM write-backs, occupancy or racing atomics' conflicts either).
 mapfile -t testapp_csvs < <(ncu_runs testapp "$APP")
-python3 profiler/scripts/compare_with_ncu.py "$R/testapp-profile.json" "${testapp_csvs[@]}" --label "test app, ncu --cache-control all --clock-control none" >"$R/compare-testapp.txt" 2>&1
+python3 scripts/dev/compare-with-ncu.py "$R/testapp-profile.json" "${testapp_csvs[@]}" --label "test app, ncu --cache-control all --clock-control none" >"$R/compare-testapp.txt" 2>&1
 note "test app vs ncu" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-testapp.txt")"
 # roofcast --cache-control none (CUPTI's kernel replay): DRAM/L2 counters then depend on the cache
 # state the memory restore leaves; reported, not checked.
 $T "$BIN/roofcast" profile --cache-control none -o "$R/testapp-profile-cache-none.json" -- "$APP" >"$R/testapp-profile-cache-none.log" 2>&1
-python3 profiler/scripts/compare_with_ncu.py "$R/testapp-profile-cache-none.json" "${testapp_csvs[@]}" --cache-dependent report --label "test app, roofcast --cache-control none" >"$R/compare-testapp-cache-none.txt" 2>&1
+python3 scripts/dev/compare-with-ncu.py "$R/testapp-profile-cache-none.json" "${testapp_csvs[@]}" --cache-dependent report --label "test app, roofcast --cache-control none" >"$R/compare-testapp-cache-none.txt" 2>&1
 note "  roofcast --cache-control none" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-testapp-cache-none.txt")"
 "$BIN/roofcast" import ncu "${testapp_csvs[0]}" -o "$R/testapp-imported.json" >"$R/import.log" 2>&1
 note "import ncu csv" "$([[ $? == 0 ]] && echo ok || echo FAILED): $(tail -1 "$R/import.log")"
@@ -77,11 +77,11 @@ fi
 
 # 2. PyTorch: matmul, elementwise, reduction.
 if want torch; then
-TORCH="python3 profiler/scripts/torch_workload.py"
+TORCH="python3 scripts/dev/torch-workload.py"
 $T "$BIN/roofcast" profile --per-launch -o "$R/torch-profile.json" -- $TORCH >"$R/torch-profile.log" 2>&1
 note "profile torch" "$([[ $? == 0 ]] && echo ok || echo FAILED): $(tail -1 "$R/torch-profile.log")"
 mapfile -t torch_csvs < <(ncu_runs torch $TORCH)
-python3 profiler/scripts/compare_with_ncu.py "$R/torch-profile.json" "${torch_csvs[@]}" --label "torch, ncu --cache-control all --clock-control none" >"$R/compare-torch.txt" 2>&1
+python3 scripts/dev/compare-with-ncu.py "$R/torch-profile.json" "${torch_csvs[@]}" --label "torch, ncu --cache-control all --clock-control none" >"$R/compare-torch.txt" 2>&1
 note "torch vs ncu" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-torch.txt")"
 fi
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the chart images of docs/images/ (shown in README.md and docs/plots.md) from the
 # bundled thesis data. Each PNG gets its gnuplot data (.dat) and script (.gp) beside it.
-# Usage: scripts/make-doc-images.sh [ROOFCAST_BINARY]   (default: build/bin/roofcast)
+# Usage: scripts/dev/make-doc-images.sh [ROOFCAST_BINARY]   (default: build/bin/roofcast)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 roofcast=${1:-build/bin/roofcast}
 out=docs/images
 mkdir -p "$out"

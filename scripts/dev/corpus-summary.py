@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Accuracy over every reference -> target pair of the validation corpus: pools the
-predictions of the `roofcast validate` runs of scripts/validate-corpus.sh (one per reference
+predictions of the `roofcast validate` runs of scripts/dev/validate-corpus.sh (one per reference
 GPU and model) and prints markdown: both models, with and without calibration, then the
 ablation (each term of the pipes model switched off in turn), the pipes model per reference ->
 target pair, on the latency-bound class (the programs written for it), and on two halves of

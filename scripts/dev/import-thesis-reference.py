@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the bundled thesis data (data/devices, data/profiles) from the thesis'
 published tables in ../shared/reference. Run from the repository root:
-    python3 scripts/import-thesis-reference.py ../shared/reference
+    python3 scripts/dev/import-thesis-reference.py ../shared/reference
 """
 import csv
 import json

@@ -1,0 +1,60 @@
+// Kernel names in charts: shortened, and never two different kernels with one label.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "kernel_labels.hpp"
+#include "label_boxes.hpp"
+
+using namespace roofcast::gnuplot;
+
+TEST_CASE("device names keep their parentheses") {
+  const auto labels = distinct_short_names({"NVIDIA H100 80GB HBM3", "NVIDIA H100 80GB HBM3 (MPS 50%)"}, 32, false);
+  CHECK(labels[0] == "NVIDIA H100 80GB HBM3");
+  CHECK(labels[1] == "NVIDIA H100 80GB HBM3 (MPS 50%)");
+}
+
+TEST_CASE("short kernel labels drop the signature and keep head and tail") {
+  const auto labels = distinct_short_names(
+      {"sor_red", "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>(int, float*)"}, 24);
+  CHECK(labels[0] == "sor_red");
+  CHECK(labels[1] == "at::native...tor<float>>");
+  CHECK(labels[1].size() <= 24);
+}
+
+TEST_CASE("library kernels that differ only in the middle get distinct labels") {
+  std::vector<std::string> names;
+  for (const char* op : {"AddFunctor", "MulFunctor", "DivFunctor", "SubFunctor"})
+    names.push_back("void at::native::elementwise_kernel<128, 2, at::native::" + std::string(op) +
+                    "<float>, at::detail::Array<char*, 3>>(int, float*)");
+  names.push_back(names[0]);  // the same kernel twice keeps one label
+  const auto labels = distinct_short_names(names, 24);
+  REQUIRE(labels.size() == names.size());
+  CHECK(std::set<std::string>(labels.begin(), labels.begin() + 4).size() == 4);
+  CHECK(labels[4] == labels[0]);
+  for (const auto& label : labels) CHECK(label.size() <= 24);
+  CHECK(labels[0].ends_with("#1"));
+  CHECK(labels[3].ends_with("#4"));
+}
+
+TEST_CASE("short labels never cut a UTF-8 character") {
+  const auto labels = distinct_short_names({std::string(30, 'a') + "\xc3\xa9\xc3\xa9\xc3\xa9" + std::string(30, 'b')}, 11);
+  CHECK(labels[0] == "aaaa...bbbb");
+  const auto cut_in_name = distinct_short_names({"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"}, 9);
+  for (const auto& label : cut_in_name) {
+    INFO(label);
+    CHECK(label.size() <= 9);
+    CHECK((static_cast<unsigned char>(label.front()) & 0xC0) != 0x80);
+  }
+}
+
+TEST_CASE("label boxes: a label goes to the first free candidate, none when all are taken") {
+  LabelBoxes boxes({0, 100, 0, 100});
+  REQUIRE(boxes.place({{10, 50, 10, 20}}));
+  const auto second = boxes.place({{20, 60, 15, 25}, {20, 60, 30, 40}});
+  REQUIRE(second);
+  CHECK(second->top == 30);
+  CHECK_FALSE(boxes.place({{0, 100, 0, 100}}));
+  CHECK_FALSE(boxes.place({{90, 110, 50, 60}}));  // beyond the area
+  CHECK(boxes.placed().size() == 2);
+}
