@@ -60,7 +60,8 @@ if(ROOFCAST_HELP2MAN)
     set(man_pages ${man_pages} ${man_dir}/${page}.1 PARENT_SCOPE)
   endfunction()
   roofcast_man_page(roofcast roofcast "predict GPU kernel run times on GPUs they never ran on")
-  foreach(command IN ITEMS predict explain validate rank split plot report devices profile import)
+  # Every subcommand registered in cli/main.cpp but bench (below): add a new one here too.
+  foreach(command IN ITEMS predict explain validate rank split tune plot report devices profile import)
     roofcast_man_page(roofcast-${command} roofcast "roofcast ${command}" ${command})
   endforeach()
   # `roofcast bench` runs roofcast-bench with its arguments: one page, the program's where it is built.

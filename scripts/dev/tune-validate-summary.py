@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summarizes a tune-validate run (scripts/tune-validate.sh): RUN OUT PROFILED_BLOCK.
+"""Summarizes a tune-validate run (scripts/dev/tune-validate.sh): RUN OUT PROFILED_BLOCK.
 
 Sweeps: Spearman rank correlation of predicted and measured times over the block sizes both
 have, and the measured time of the predicted best against the measured best. Pairs: the gain

@@ -17,8 +17,8 @@
 #   RUN_ARGS        arguments of every measured run [--warmups 3 --repeats 20]
 #   BUILD           build folder [build-gpu-tune]
 set -uo pipefail
-cd "$(dirname "$0")/.."
-source scripts/gpu-deps.sh || exit 1
+cd "$(dirname "$0")/../.."
+source scripts/dev/gpu-deps.sh || exit 1
 ROOT=$PWD
 OUT=${OUT:-$ROOT/tune-validate-out}
 BUILD=${BUILD:-build-gpu-tune}
@@ -47,7 +47,7 @@ fi
   date -u +"date %Y-%m-%dT%H:%M:%SZ"
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader
   echo "device profile: ${DEVICE_JSON#$ROOT/}"
-  echo "command: scripts/tune-validate.sh (BLOCKS=$BLOCKS PROFILED_BLOCK=$PROFILED_BLOCK RUN_ARGS=$RUN_ARGS)"
+  echo "command: scripts/dev/tune-validate.sh (BLOCKS=$BLOCKS PROFILED_BLOCK=$PROFILED_BLOCK RUN_ARGS=$RUN_ARGS)"
   git -C "$ROOT" rev-parse HEAD 2>/dev/null || true
 } >"$OUT/environment.txt"
 
@@ -71,7 +71,7 @@ for kernel in access_strided access_contiguous branch_divergent branch_uniform t
   "$W" --kernel "$kernel" $RUN_ARGS >"$RUN/$kernel-measured.txt" 2>&1
 done
 
-python3 scripts/tune_validate_summary.py "$RUN" "$OUT" "$PROFILED_BLOCK"
+python3 scripts/dev/tune-validate-summary.py "$RUN" "$OUT" "$PROFILED_BLOCK"
 cp "$RUN"/*-tune.txt "$OUT/" 2>/dev/null
 (cd "$RUN/.." && tar -czf "$OUT/tune-validate-run.tar.gz" "$(basename "$RUN")")
 cat "$OUT/summary.md"
