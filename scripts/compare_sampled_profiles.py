@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""A sampled profile (roofcast profile, default --sample) against a full collection
+(--sample all) of the same program: per kernel, the largest relative difference over its
+summable counters (.sum). Prints one line per kernel, naming those beyond TOLERANCE (2 %).
+Usage: compare_sampled_profiles.py SAMPLED.json ALL.json [--label NAME] [--tolerance 0.02]"""
+import argparse
+import json
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("sampled")
+    parser.add_argument("all")
+    parser.add_argument("--label", default="")
+    parser.add_argument("--tolerance", type=float, default=0.02)
+    args = parser.parse_args()
+    try:
+        sampled = {k["mangled_name"] if "mangled_name" in k else k["name"]: k for k in json.load(open(args.sampled))["kernels"]}
+        full = {k["mangled_name"] if "mangled_name" in k else k["name"]: k for k in json.load(open(args.all))["kernels"]}
+    except (OSError, ValueError, KeyError) as error:
+        print(f"{args.label}: cannot compare: {error}")
+        return 1
+    within = 0
+    for name, kernel in full.items():
+        short = kernel["name"].split("(")[0]
+        other = sampled.get(name)
+        if other is None:
+            print(f"{args.label} {short}: missing from the sampled profile")
+            continue
+        worst, worst_metric = 0.0, ""
+        for metric, value in kernel["counters"].items():
+            if not metric.endswith(".sum"):
+                continue
+            got = other["counters"].get(metric, 0.0)
+            difference = abs(got - value) / max(abs(value), 1.0)
+            if difference > worst:
+                worst, worst_metric = difference, metric
+        ok = worst <= args.tolerance
+        within += ok
+        print(f"{args.label} {short}: {other.get('profiled_invocations', '?')} of {kernel['invocations']} launches profiled "
+              f"({other.get('counter_scaling', '?')}); largest difference {100 * worst:.2f} %"
+              f"{' (' + worst_metric + ')' if worst_metric else ''} {'ok' if ok else 'DIFFERS'}")
+    print(f"{args.label}: {within} of {len(full)} kernels within {100 * args.tolerance:g} %")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
