@@ -349,11 +349,11 @@ void run_profile(const ProfileOptions& options) {
         env[protocol::kSamplePlanVariable] = plan_path;
       }
     }
-    // Only one profiling session can hold a GPU's counters: where several processes launched
-    // kernels in the timing run, they take turns one launch at a time (slower per launch).
-    std::set<int> launching_processes;
-    for (const auto& launch : timing.launches) launching_processes.insert(launch.process);
-    if (launching_processes.size() > 1) env[protocol::kShareCountersVariable] = "1";
+    // Only one profiling session can hold a GPU's counters: where the application ran several
+    // CUDA processes, they take turns one launch at a time (slower per launch).
+    // Every CUDA process counts, not only those whose launches were recorded: a process whose
+    // timing records were lost (killed, _exit) still profiles in the counter run.
+    if (timing.processes > 1) env[protocol::kShareCountersVariable] = "1";
     const AppExit counter_exit = run_monitored(options, env, counter_folder, "counters", planned);
     if (counter_exit.exit_code != timing_exit.exit_code)
       std::cerr << fmt::format("roofcast profile: warning: the application exited with {} in the counter run, {} in "
