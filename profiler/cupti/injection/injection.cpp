@@ -372,7 +372,10 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
 void finish(bool aborted) {
   if (g == nullptr || g->pid != getpid() || g->ended) return;
   g->ended = true;
-  if (g->timing) g->timing->flush();
+  if (g->timing) {
+    g->timing->stop_periodic_flush();
+    g->timing->flush();
+  }
   const uint64_t launches = g->timing ? g->timing->recorded() : g->recorded;
   nlohmann::json end = {{"type", "end"}, {"launches", launches}, {"aborted", aborted}};
   if (g->timing) end["copies"] = g->timing->copies();
