@@ -308,7 +308,7 @@ void run_profile(const ProfileOptions& options) {
   const std::vector<std::string> metrics = metric_names(set);
   const auto names = output_of_processes(output, per_process, timing);
   const auto groups = output_groups(names, timing.launches);
-  int exit_code = timing_exit.exit_code;
+  AppExit app_exit = timing_exit;  // what roofcast passes on: the interrupted run's, else the timing run's
   size_t written = 0;
 
   if (usable && (options.timing_only || interrupted(timing_exit))) {
@@ -359,7 +359,7 @@ void run_profile(const ProfileOptions& options) {
       std::cerr << fmt::format("roofcast profile: warning: the application exited with {} in the counter run, {} in "
                                "the timing run\n",
                                counter_exit.exit_code, timing_exit.exit_code);
-    if (interrupted(counter_exit)) exit_code = counter_exit.exit_code;
+    if (interrupted(counter_exit)) app_exit = counter_exit;
     const RunRecords counters = read_run_records(counter_folder, "counters");
     usable = report(counters, "counter");
     const JoinedRuns joined = join_runs(timing, counters, sample > 0);
@@ -373,8 +373,8 @@ void run_profile(const ProfileOptions& options) {
                                joined.counters_only);
     std::vector<std::string> run_notes;
     const size_t profiled = counters.launches.size() - joined.counters_only;
-    if (counter_exit.exit_code != timing_exit.exit_code || counter_exit.signaled || counters.incomplete_processes > 0 ||
-        (sample > 0 && profiled < planned))
+    const bool ended_early = counter_exit.exit_code != 0 || counter_exit.signaled || counters.incomplete_processes > 0;
+    if (ended_early && (sample > 0 ? profiled < planned : joined.timing_only > 0))
       run_notes.push_back(fmt::format("the application {} during the counter run ({} in the timing run), after {} of "
                                       "the {} launches to profile: counters of the later ones are missing",
                                       how_it_ended(counter_exit), how_it_ended(timing_exit), profiled,
@@ -431,11 +431,10 @@ void run_profile(const ProfileOptions& options) {
   }
   if (written == 0) {
     std::cerr << fmt::format("roofcast profile: no profile written to {}\n", printable(output));
-    exit_with(exit_code != 0 ? exit_code : 1);
+    exit_with(app_exit.exit_code != 0 ? app_exit.exit_code : 1);
   }
-  if (exit_code != 0) std::cerr << fmt::format("roofcast profile: the application {}\n", how_it_ended(
-                                      exit_code == timing_exit.exit_code ? timing_exit : AppExit{exit_code}));
-  exit_with(exit_code);
+  if (app_exit.exit_code != 0) std::cerr << fmt::format("roofcast profile: the application {}\n", how_it_ended(app_exit));
+  exit_with(app_exit.exit_code);
 }
 
 }  // namespace

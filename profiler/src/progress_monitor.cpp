@@ -1,5 +1,6 @@
 #include "roofcast/profiler/progress_monitor.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -66,10 +67,14 @@ void ProgressMonitor::poll() {
       }
       // Only the record types that count; anything unreadable is left to read_run_records.
       if (line.find("\"type\":\"launch\"") != std::string::npos) {
-        ++progress_.launches;
+        ++records_[file];
         const auto record = nlohmann::json::parse(line, nullptr, false);
         if (record.is_object() && record.contains("name") && record["name"].is_string())
           kernel_names_.insert(record["name"].get<std::string>());
+      } else if (line.find("\"type\":\"progress\"") != std::string::npos) {
+        const auto record = nlohmann::json::parse(line, nullptr, false);
+        if (record.is_object() && record.contains("launches_seen") && record["launches_seen"].is_number_unsigned())
+          seen_[file] = std::max(seen_[file], record["launches_seen"].get<uint64_t>());
       } else if (line.find("\"type\":\"config\"") != std::string::npos) {
         const auto record = nlohmann::json::parse(line, nullptr, false);
         if (record.is_object() && record.contains("passes") && record["passes"].is_number_unsigned())
@@ -79,6 +84,9 @@ void ProgressMonitor::poll() {
     }
   }
   progress_.processes = processes;
+  progress_.launches = 0;
+  for (const auto& [file, records] : records_) progress_.launches += std::max(records, seen_[file]);
+  for (const auto& [file, seen] : seen_) progress_.launches += records_.contains(file) ? 0 : seen;
   progress_.kernels = kernel_names_.size();
 }
 

@@ -117,14 +117,17 @@ TEST_CASE("every process of a fork tree gets its own profile, and merge combines
   fs::remove_all(folder);
 }
 
-TEST_CASE("a child killed by SIGKILL: what it recorded is kept, and the application's exit status returned") {
+TEST_CASE("a child killed by SIGKILL: the others' records are written, and the application's exit status returned") {
   const fs::path folder = fresh("kill");
   const std::string out = (folder / "tree.json").string();
   const auto result = run_roofcast({"profile", "-o", out, "--", kTree, "--kill-child"});
   INFO(result.err);
   CHECK(result.exit_code == 3);  // the parent's status: a child failed
+  CHECK(result.err.find("ended without flushing") != std::string::npos);
   const auto kernels = by_short_name(read_profile(out));
-  CHECK(kernels.at("tree_step")["invocations"] == 120);  // the killed child's launches were flushed
+  // The parent's and the surviving child's 80 launches at least; the killed child's timing
+  // records are lost where CUPTI had not handed its Activity buffer over yet.
+  CHECK(kernels.at("tree_step")["invocations"] >= 80);
   fs::remove_all(folder);
 }
 

@@ -10,6 +10,9 @@
 #include "roofcast/profiler/launch_records.hpp"
 #include "roofcast/profiler/launch_sample.hpp"
 #include "roofcast/profiler/metric_set.hpp"
+#include "roofcast/profiler/progress_monitor.hpp"
+
+#include <fstream>
 
 using namespace roofcast::profiler;
 
@@ -145,4 +148,29 @@ TEST_CASE("a sampled join pairs by index only") {
   REQUIRE(joined.launches.size() == 4);
   CHECK(joined.launches[2].metrics.at("smsp__inst_executed.sum") == 9);
   CHECK(joined.launches[0].metrics.empty());
+}
+
+TEST_CASE("the progress monitor counts launch and progress records as the files grow") {
+  const auto folder = roofcast::testing::fresh_folder("progress");
+  roofcast::testing::write_lines(folder / "roofcast-timing-10.jsonl",
+                                 {R"({"mode":"timing","pid":10,"type":"process"})",
+                                  R"({"launches_seen":1000,"type":"progress"})"});
+  ProgressMonitor monitor(folder, "timing", 0, false);
+  monitor.poll();
+  CHECK(monitor.progress().launches == 1000);  // records not handed over yet: the progress record
+  roofcast::testing::write_lines(folder / "roofcast-counters-11.jsonl",
+                                 {R"({"device":0,"passes":19,"type":"config"})",
+                                  R"({"index":0,"name":"_Z1kv","type":"launch"})", R"({"index":4,"name":"_Z1jv","type":"launch"})"});
+  ProgressMonitor counters(folder, "counters", 10, false);
+  counters.poll();
+  CHECK(counters.progress().launches == 2);
+  CHECK(counters.progress().kernels == 2);
+  CHECK(counters.progress().passes == 19);
+  std::ofstream(folder / "roofcast-counters-11.jsonl", std::ios::app) << R"({"index":9,"name":"_Z1kv","type":"la)";
+  counters.poll();  // a line not yet ended is not counted
+  CHECK(counters.progress().launches == 2);
+  std::ofstream(folder / "roofcast-counters-11.jsonl", std::ios::app) << "unch\"}\n";
+  counters.poll();
+  CHECK(counters.progress().launches == 3);
+  CHECK(counters.progress().kernels == 2);
 }

@@ -63,6 +63,7 @@ struct Injection {
 };
 
 Injection* g = nullptr;
+constexpr uint64_t kProgressEvery = 1000;  // timing run: a progress record per this many launches
 
 // Set while this thread replays a launch: the collector's own launches (the replays, the L2
 // flush kernels) reach the callback too and are not the application's.
@@ -172,6 +173,8 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
   if (!index) return;
   if (g->timing) {
     g->timing->on_launch(data->correlationId, *index, *launch);
+    // Activity records arrive by the buffer: the launcher's progress line counts these.
+    if ((*index + 1) % kProgressEvery == 0) g->writer->write({{"type", "progress"}, {"launches_seen", *index + 1}});
     return;
   }
   if (g->counters->cache_control() == CacheControl::all) {
@@ -372,10 +375,7 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
 void finish(bool aborted) {
   if (g == nullptr || g->pid != getpid() || g->ended) return;
   g->ended = true;
-  if (g->timing) {
-    g->timing->stop_periodic_flush();
-    g->timing->flush();
-  }
+  if (g->timing) g->timing->flush();
   const uint64_t launches = g->timing ? g->timing->recorded() : g->recorded;
   nlohmann::json end = {{"type", "end"}, {"launches", launches}, {"aborted", aborted}};
   if (g->timing) end["copies"] = g->timing->copies();

@@ -2,9 +2,7 @@
 
 #include <cupti_activity.h>
 
-#include <chrono>
 #include <cstdlib>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -28,15 +26,9 @@ void TimingCollector::start() {
               "cuptiActivityEnable(CONCURRENT_KERNEL)");
   check_cupti(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
   check_cupti(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityEnable(MEMSET)");
-  // Records reach the file every quarter second, not only when an 8 MB buffer fills: a process
-  // killed by SIGKILL keeps what ran before, and the launcher can show progress. CUPTI's own
-  // periodic flush (cuptiActivityFlushPeriod) hands over only full buffers, so the flush is forced.
-  std::thread([this] {
-    while (!stopping_) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(250));
-      if (!stopping_) cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    }
-  }).detach();
+  // Full buffers are handed over within a quarter second (CUPTI's periodic flush takes only
+  // completed buffers; the last one is flushed, forced, at exit, abort and fatal signals).
+  check_cupti(cuptiActivityFlushPeriod(250), "cuptiActivityFlushPeriod");
 }
 
 void TimingCollector::on_launch(uint32_t correlation_id, uint64_t index, const LaunchInfo& launch) {
@@ -70,8 +62,6 @@ std::optional<TimingCollector::Pending> TimingCollector::graph_node_launch(const
 }
 
 void TimingCollector::flush() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
-
-void TimingCollector::stop_periodic_flush() { stopping_ = true; }
 
 void CUPTIAPI TimingCollector::buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
   *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferBytes));

@@ -28,7 +28,6 @@ class TimingCollector {
   void on_launch(uint32_t correlation_id, uint64_t index, const LaunchInfo& launch);
   void on_graph_launch(uint32_t correlation_id);
   void flush();  // forced: also incomplete buffers (process exit, context teardown)
-  void stop_periodic_flush();  // the process is ending
   uint64_t recorded() const { return recorded_; }
   uint64_t copies() const { return copies_; }  // memcpy and memset records written
 
@@ -50,7 +49,6 @@ class TimingCollector {
   std::unordered_set<uint32_t> graph_launches_;    // correlation ids of graph launches
   uint64_t recorded_ = 0;
   std::atomic<uint64_t> copies_ = 0;
-  std::atomic<bool> stopping_ = false;  // ends the quarter-second flush thread
 };
 
 }  // namespace roofcast::profiler

@@ -13,6 +13,7 @@
 //   {"type":"copy","direction":"h2d"|"d2h"|"d2d"|"p2p"|"h2h","pinned":..,"bytes":..,"count":..,
 //    "duration_ns":..,"device":..,"stream":..}      (timing run: every memcpy)
 //   {"type":"memset","bytes":..,"count":1,"duration_ns":..,"device":..,"stream":..}
+//   {"type":"progress","launches_seen":N}  (timing run, every 1,000 launches: for the progress line)
 //   {"type":"error","message":"..."}      (one line; the launcher prints it)
 //   {"type":"end","launches":N,"copies":M}  (written at exit: the file is complete)
 namespace roofcast::profiler::protocol {

@@ -44,6 +44,8 @@ class ProgressMonitor {
   std::map<std::string, std::uintmax_t> offsets_;  // bytes of each file already read
   std::map<std::string, std::string> partial_;     // a line not yet ended, per file
   std::set<std::string> kernel_names_;
+  std::map<std::string, uint64_t> records_;  // launch records per file
+  std::map<std::string, uint64_t> seen_;     // the timing run's progress records (launches seen) per file
   std::atomic<bool> running_{false};
   std::thread thread_;
   bool shown_ = false;
