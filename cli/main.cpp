@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   roofcast::add_validate_command(app);
   roofcast::add_profile_command(app);
   roofcast::add_import_command(app);
+  roofcast::add_merge_command(app);
   roofcast::add_plot_command(app);
   roofcast::add_report_command(app);
   roofcast::add_bench_command(app);

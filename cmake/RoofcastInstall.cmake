@@ -61,7 +61,7 @@ if(ROOFCAST_HELP2MAN)
   endfunction()
   roofcast_man_page(roofcast roofcast "predict GPU kernel run times on GPUs they never ran on")
   # Every subcommand registered in cli/main.cpp but bench (below): add a new one here too.
-  foreach(command IN ITEMS predict explain validate rank split tune plot report devices profile import)
+  foreach(command IN ITEMS predict explain validate rank split tune plot report devices profile import merge)
     roofcast_man_page(roofcast-${command} roofcast "roofcast ${command}" ${command})
   endforeach()
   # `roofcast bench` runs roofcast-bench with its arguments: one page, the program's where it is built.

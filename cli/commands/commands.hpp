@@ -14,6 +14,7 @@ void add_split_command(CLI::App& app);
 void add_validate_command(CLI::App& app);
 void add_profile_command(CLI::App& app);
 void add_import_command(CLI::App& app);
+void add_merge_command(CLI::App& app);
 void add_plot_command(CLI::App& app);
 void add_report_command(CLI::App& app);
 void add_bench_command(CLI::App& app);

@@ -62,28 +62,49 @@ std::vector<KernelSummary> summarize_kernels(const std::vector<LaunchRecord>& la
   for (auto& kernel : kernels) {
     kernel.invocations = static_cast<int64_t>(kernel.launches.size());
     std::vector<double> durations;
-    std::map<std::string, double> weights;  // of the ratio metrics
+    std::map<std::string, double> weights;                 // of the ratio metrics
+    std::vector<std::map<std::string, double>> shape_sums;  // counts over each shape's profiled launches
     for (const LaunchRecord* launch : kernel.launches) {
       if (launch->duration_ns) durations.push_back(*launch->duration_ns / 1e6);
-      const double weight = ratio_weight(*launch);
-      for (const auto& [metric, value] : launch->metrics) {
-        const bool summable = is_summable(metric);
-        kernel.counters[metric] += summable ? value : weight * value;
-        if (!summable) weights[metric] += weight;
-      }
       auto shape = std::find_if(kernel.shapes.begin(), kernel.shapes.end(), [&](const LaunchShapeSummary& s) {
         return s.grid == launch->grid && s.block == launch->block && s.registers == launch->registers &&
                s.static_shared_bytes == launch->static_shared_bytes &&
                s.dynamic_shared_bytes == launch->dynamic_shared_bytes;
       });
-      if (shape == kernel.shapes.end())
+      if (shape == kernel.shapes.end()) {
         shape = kernel.shapes.insert(kernel.shapes.end(),
                                      LaunchShapeSummary{launch->grid, launch->block, launch->registers,
-                                                        launch->static_shared_bytes, launch->dynamic_shared_bytes, 0});
+                                                        launch->static_shared_bytes, launch->dynamic_shared_bytes, 0, 0});
+        shape_sums.emplace_back();
+      }
       ++shape->invocations;
+      if (launch->metrics.empty()) continue;
+      ++shape->profiled_invocations;
+      ++kernel.profiled_invocations;
+      auto& sums = shape_sums[static_cast<size_t>(shape - kernel.shapes.begin())];
+      const double weight = ratio_weight(*launch);
+      for (const auto& [metric, value] : launch->metrics) {
+        if (is_summable(metric)) {
+          sums[metric] += value;
+        } else {
+          kernel.counters[metric] += weight * value;
+          weights[metric] += weight;
+        }
+      }
     }
-    for (auto& [metric, value] : kernel.counters)
-      if (!is_summable(metric)) value /= weights[metric];
+    for (auto& [metric, value] : kernel.counters) value /= weights[metric];
+    int64_t covered = 0;  // invocations of the shapes that have profiled launches
+    for (size_t i = 0; i < kernel.shapes.size(); ++i) {
+      const LaunchShapeSummary& shape = kernel.shapes[i];
+      if (shape.profiled_invocations == 0) continue;
+      covered += shape.invocations;
+      const double factor = static_cast<double>(shape.invocations) / static_cast<double>(shape.profiled_invocations);
+      for (const auto& [metric, sum] : shape_sums[i]) kernel.counters[metric] += sum * factor;
+    }
+    if (covered > 0 && covered < kernel.invocations)
+      for (auto& [metric, value] : kernel.counters)
+        if (is_summable(metric)) value *= static_cast<double>(kernel.invocations) / static_cast<double>(covered);
+    kernel.scaled = kernel.profiled_invocations > 0 && kernel.profiled_invocations < kernel.invocations;
     if (!durations.empty()) {
       for (double d : durations) kernel.total_ms += d;
       kernel.min_ms = *std::min_element(durations.begin(), durations.end());
@@ -107,11 +128,19 @@ nlohmann::json kernel_profile_json(const std::vector<KernelSummary>& kernels, co
       entry["max_ms"] = kernel.max_ms;
     }
     entry["counters"] = kernel.counters;
+    if (kernel.profiled_invocations > 0) {
+      entry["profiled_invocations"] = kernel.profiled_invocations;
+      // "none": every invocation was profiled; "per_launch_shape": counts are each shape's
+      // profiled sum x invocations / profiled invocations (launch_shapes say how many of each).
+      entry["counter_scaling"] = kernel.scaled ? "per_launch_shape" : "none";
+    }
     nlohmann::json shapes = nlohmann::json::array();
-    for (const auto& s : kernel.shapes)
+    for (const auto& s : kernel.shapes) {
       shapes.push_back({{"grid", s.grid}, {"block", s.block}, {"registers", s.registers},
                         {"static_shared_bytes", s.static_shared_bytes}, {"dynamic_shared_bytes", s.dynamic_shared_bytes},
                         {"invocations", s.invocations}});
+      if (kernel.scaled) shapes.back()["profiled_invocations"] = s.profiled_invocations;
+    }
     entry["launch_shapes"] = shapes;
     if (per_launch) {
       nlohmann::json launches = nlohmann::json::array();

@@ -26,6 +26,8 @@ struct ProcessFile {
   std::vector<LaunchRecord> launches;
   std::vector<CopyRecord> copies;
   bool ended = false;
+  bool aborted = false;
+  std::map<std::string, std::string> env;
 };
 
 // Record lines are held to the ranges of the profile they become (input_limits.hpp).
@@ -81,6 +83,10 @@ void read_record(const Field& line, ProcessFile& process, RunRecords& run) {
   if (type == "process") {
     if (line.has("start_ns")) process.start_ns = static_cast<int64_t>(line.member("start_ns").whole(0, 9.2e18));
     if (line.has("pid")) process.pid = static_cast<int>(line.member("pid").whole(0, 2147483647.0));
+    if (line.has("env")) {
+      const Field env = line.member("env");
+      for (const auto& item : env.object().items()) process.env[item.key()] = env.member(item.key()).string();
+    }
   } else if (type == "device") {
     DeviceInfo& device = run.devices[static_cast<int>(line.member("index").whole(0, kMaxDevices))];
     if (line.has("name")) device.name = line.member("name").string();
@@ -97,6 +103,7 @@ void read_record(const Field& line, ProcessFile& process, RunRecords& run) {
     run.warnings.push_back(line.member("message").string());
   } else if (type == "end") {
     process.ended = true;
+    process.aborted = line.has("aborted") && line.member("aborted").boolean();
   }
 }
 
@@ -142,6 +149,7 @@ RunRecords read_run_records(const std::filesystem::path& folder, const std::stri
   run.processes = static_cast<int>(processes.size());
   for (size_t p = 0; p < processes.size(); ++p) {
     if (!processes[p].ended) ++run.incomplete_processes;
+    run.process_info.push_back({processes[p].pid, processes[p].ended, processes[p].aborted, processes[p].env});
     for (auto& launch : processes[p].launches) {
       launch.process = static_cast<int>(p);
       run.launches.push_back(std::move(launch));
@@ -163,7 +171,7 @@ Shape shape_of(const LaunchRecord& l) { return {l.process, l.name, l.grid, l.blo
 // Both runs apply the same filter in the same launch order, so a launch has the same
 // (process, index) in each. A multi-threaded application may launch in another order in the
 // second run; then launches are paired by the n-th occurrence of each (kernel, shape).
-JoinedRuns join_with(const RunRecords& timing, const RunRecords& counters,
+JoinedRuns join_with(const RunRecords& timing, const RunRecords& counters, bool keep_unprofiled,
                      const std::function<std::tuple<Shape, uint64_t>(const LaunchRecord&, size_t occurrence)>& key) {
   auto keys_of = [&](const std::vector<LaunchRecord>& launches) {
     std::map<Shape, size_t> seen;
@@ -181,6 +189,7 @@ JoinedRuns join_with(const RunRecords& timing, const RunRecords& counters,
     const auto found = by_key.find(timing_keys[i]);
     if (found == by_key.end()) {
       ++joined.timing_only;
+      if (keep_unprofiled) joined.launches.push_back(timing.launches[i]);
       continue;
     }
     LaunchRecord launch = timing.launches[i];
@@ -194,12 +203,14 @@ JoinedRuns join_with(const RunRecords& timing, const RunRecords& counters,
 
 }  // namespace
 
-JoinedRuns join_runs(const RunRecords& timing, const RunRecords& counters) {
-  JoinedRuns by_index = join_with(timing, counters, [](const LaunchRecord& l, size_t) {
+JoinedRuns join_runs(const RunRecords& timing, const RunRecords& counters, bool keep_unprofiled) {
+  JoinedRuns by_index = join_with(timing, counters, keep_unprofiled, [](const LaunchRecord& l, size_t) {
     return std::tuple<Shape, uint64_t>{shape_of(l), l.index};
   });
-  if (by_index.timing_only == 0 && by_index.counters_only == 0) return by_index;
-  JoinedRuns by_occurrence = join_with(timing, counters, [](const LaunchRecord& l, size_t occurrence) {
+  // A sample is chosen by each shape's occurrences, so the n-th occurrences of two runs are not
+  // the same launches: pairing by occurrence only holds when every launch was profiled.
+  if (keep_unprofiled || (by_index.timing_only == 0 && by_index.counters_only == 0)) return by_index;
+  JoinedRuns by_occurrence = join_with(timing, counters, false, [](const LaunchRecord& l, size_t occurrence) {
     return std::tuple<Shape, uint64_t>{shape_of(l), occurrence};
   });
   return by_occurrence.launches.size() > by_index.launches.size() ? by_occurrence : by_index;

@@ -58,10 +58,17 @@ def read_ncu(path):
     return kernels
 
 
+def is_ratio(metric):
+    """The counters roofcast averages over launches (metric_set.cpp, summable = false): occupancy
+    and the clock. Every other counter is summed over launches, per-launch .avg and .max
+    counters too (lts__cycles_elapsed.avg, lts__d_atomic_input_cycles_active.max)."""
+    return ".pct_of_peak" in metric or metric.endswith(".per_second")
+
+
 def per_kernel_value(kernel, metric):
     """Counts: the sum over launches. Ratios (occupancy, clock): the mean over launches weighted by
     each launch's duration, as roofcast aggregates them (plain mean where ncu gave no duration)."""
-    if metric.endswith(".sum"):
+    if not is_ratio(metric):
         return kernel["counters"][metric]
     if kernel["duration"] > 0:
         return kernel["weighted"][metric] / kernel["duration"]

@@ -42,7 +42,7 @@ ncu_runs() {  # NAME COMMAND...: ncu NCU_RUNS times; prints the CSV paths
 # 1. Our test program: profile, then ncu with the same metrics, then compare.
 METRICS=$("$BIN/roofcast" profile --list-metrics --metrics full --chip GH100 | awk '/__/{print $1}' | paste -sd,)
 if want testapp; then
-$T "$BIN/roofcast" profile --per-launch --records-dir "$R/testapp-records" -o "$R/testapp-profile.json" -- "$APP" >"$R/testapp-profile.log" 2>&1
+$T "$BIN/roofcast" profile --per-launch --sample all --records-dir "$R/testapp-records" -o "$R/testapp-profile.json" -- "$APP" >"$R/testapp-profile.log" 2>&1
 note "profile test app" "$([[ $? == 0 ]] && echo ok || echo FAILED): $(tail -1 "$R/testapp-profile.log")"
 # Its copies (full size: n = 1056 x 256): bytes per (kind, pinned) as the app copies them.
 note "test app transfers" "$(python3 - "$R/testapp-profile.json" <<'PY' 2>&1
@@ -68,7 +68,7 @@ python3 scripts/dev/compare-with-ncu.py "$R/testapp-profile.json" "${testapp_csv
 note "test app vs ncu" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-testapp.txt")"
 # roofcast --cache-control none (CUPTI's kernel replay): DRAM/L2 counters then depend on the cache
 # state the memory restore leaves; reported, not checked.
-$T "$BIN/roofcast" profile --cache-control none -o "$R/testapp-profile-cache-none.json" -- "$APP" >"$R/testapp-profile-cache-none.log" 2>&1
+$T "$BIN/roofcast" profile --sample all --cache-control none -o "$R/testapp-profile-cache-none.json" -- "$APP" >"$R/testapp-profile-cache-none.log" 2>&1
 python3 scripts/dev/compare-with-ncu.py "$R/testapp-profile-cache-none.json" "${testapp_csvs[@]}" --cache-dependent report --label "test app, roofcast --cache-control none" >"$R/compare-testapp-cache-none.txt" 2>&1
 note "  roofcast --cache-control none" "$([[ $? == 0 ]] && echo ok || echo MISMATCH): $(tail -1 "$R/compare-testapp-cache-none.txt")"
 "$BIN/roofcast" import ncu "${testapp_csvs[0]}" -o "$R/testapp-imported.json" >"$R/import.log" 2>&1
@@ -78,7 +78,7 @@ fi
 # 2. PyTorch: matmul, elementwise, reduction.
 if want torch; then
 TORCH="python3 scripts/dev/torch-workload.py"
-$T "$BIN/roofcast" profile --per-launch -o "$R/torch-profile.json" -- $TORCH >"$R/torch-profile.log" 2>&1
+$T "$BIN/roofcast" profile --per-launch --sample all -o "$R/torch-profile.json" -- $TORCH >"$R/torch-profile.log" 2>&1
 note "profile torch" "$([[ $? == 0 ]] && echo ok || echo FAILED): $(tail -1 "$R/torch-profile.log")"
 mapfile -t torch_csvs < <(ncu_runs torch $TORCH)
 python3 scripts/dev/compare-with-ncu.py "$R/torch-profile.json" "${torch_csvs[@]}" --label "torch, ncu --cache-control all --clock-control none" >"$R/compare-torch.txt" 2>&1

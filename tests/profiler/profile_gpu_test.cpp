@@ -43,7 +43,7 @@ std::map<std::string, nlohmann::json> kernels_by_short_name(const nlohmann::json
 
 TEST_CASE("roofcast profile collects exact instruction counts of the test program") {
   const std::string out = output_path("profile.json");
-  const auto result = run_roofcast({"profile", "--per-launch", "-o", out, "--", kApp, "--small"});
+  const auto result = run_roofcast({"profile", "--per-launch", "--sample", "all", "-o", out, "--", kApp, "--small"});
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   CHECK(result.out.find("kernels done (results ok)") != std::string::npos);  // app output passes through

@@ -1,6 +1,7 @@
 # The collector's tests (included from tests/CMakeLists.txt).
 roofcast_add_test(profiler_tests
   SOURCES profiler/importers_test.cpp profiler/launch_records_test.cpp profiler/transfer_summary_test.cpp
+          profiler/launch_sample_test.cpp profiler/output_pattern_test.cpp profiler/profile_merge_test.cpp
           formats/measured_json_test.cpp
   LIBRARIES roofcast::profiler)
 target_compile_definitions(profiler_tests PRIVATE ROOFCAST_PROFILER_SAMPLES_DIR="${PROJECT_SOURCE_DIR}/profiler/samples")
@@ -14,6 +15,10 @@ if(TARGET roofcast_cupti_host)
     SOURCES profiler/profile_gpu_test.cpp support/run_command.cpp
     LIBRARIES roofcast::formats nlohmann_json::nlohmann_json)
   add_dependencies(profiler_gpu_tests roofcast roofcast_injection roofcast-profiler-test-app)
+  roofcast_add_gpu_test(collector_scale_gpu_tests
+    SOURCES profiler/collector_scale_gpu_test.cpp support/run_command.cpp
+    LIBRARIES roofcast::formats nlohmann_json::nlohmann_json)
+  add_dependencies(collector_scale_gpu_tests roofcast roofcast_injection roofcast-fork-tree-test-app)
 endif()
 
 roofcast_add_test(profiler_cli_tests

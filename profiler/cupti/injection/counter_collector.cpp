@@ -1,5 +1,7 @@
 #include "counter_collector.hpp"
 
+#include <chrono>
+
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
@@ -168,16 +170,29 @@ CounterCollector::ReplayTools& CounterCollector::replay_tools(CUcontext context,
 
 void CounterCollector::collect(CUcontext context, int device, const KernelRelaunch& relaunch, uint64_t index,
                                const LaunchInfo& launch) {
+  // Where the time of a profiled launch goes (written with its record: docs/profiler.md).
+  using Clock = std::chrono::steady_clock;
+  std::map<std::string, double> cost_ns;
+  auto lap = [&, last = Clock::now()](const char* part) mutable {
+    const auto now = Clock::now();
+    cost_ns[part] += std::chrono::duration<double, std::nano>(now - last).count();
+    last = now;
+  };
   ReplayTools& tools = replay_tools(context, device);
   check_driver(cuCtxSynchronize(), "cuCtxSynchronize (before saving device memory)");
+  lap("setup");
   tools.checkpoint->save();
+  lap("checkpoint_save");
   ContextProfiler& profiler = prepare(context, device);
+  lap("setup");
   const size_t passes = profiler.config->passes;
   bool started = false;
   try {
     for (size_t pass = 0;; ++pass) {
       if (pass > 0) tools.checkpoint->restore();
+      lap("checkpoint_restore");
       if (flush_between_passes_) tools.flush->run(relaunch.stream());
+      lap("l2_flush");
       CUpti_RangeProfiler_Start_Params start{CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
       start.pRangeProfilerObject = profiler.object;
       check_cupti(cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
@@ -188,6 +203,7 @@ void CounterCollector::collect(CUcontext context, int device, const KernelRelaun
       stop.pRangeProfilerObject = profiler.object;
       started = false;
       check_cupti(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
+      lap("passes");
       if (stop.isAllPassSubmitted) break;
       if (pass + 1 >= passes + 2)
         throw std::runtime_error(fmt::format("the Range Profiler still wants passes after {} (the metric set needs {})",
@@ -208,7 +224,8 @@ void CounterCollector::collect(CUcontext context, int device, const KernelRelaun
     throw;
   }
   tools.checkpoint->restore();  // the application's own launch runs next, on the saved data
-  record(profiler, context, index, launch);
+  lap("checkpoint_restore");
+  record(profiler, context, index, launch, &cost_ns);
 }
 
 void CounterCollector::end(CUcontext context, uint64_t index, const LaunchInfo& launch) {
@@ -221,7 +238,9 @@ void CounterCollector::end(CUcontext context, uint64_t index, const LaunchInfo& 
   record(profiler, context, index, launch);
 }
 
-void CounterCollector::record(ContextProfiler& profiler, CUcontext context, uint64_t index, const LaunchInfo& launch) {
+void CounterCollector::record(ContextProfiler& profiler, CUcontext context, uint64_t index, const LaunchInfo& launch,
+                              std::map<std::string, double>* cost_ns) {
+  const auto decode_start = std::chrono::steady_clock::now();
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = profiler.object;
   check_cupti(cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData");
@@ -242,6 +261,11 @@ void CounterCollector::record(ContextProfiler& profiler, CUcontext context, uint
   for (size_t i = 0; i < metrics_.size(); ++i) metrics[metrics_[i]] = values[i];
   nlohmann::json line = launch_record(launch, index);
   line["metrics"] = metrics;
+  if (cost_ns != nullptr) {
+    (*cost_ns)["decode"] =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - decode_start).count();
+    line["cost_ns"] = *cost_ns;
+  }
   writer_.write(line);
   // Give the counters back between launches where other processes of the application
   // (children, MPI ranks) take their turns; see the lock in injection.cpp.

@@ -70,7 +70,9 @@ class CounterCollector {
   void configure(ContextProfiler& profiler);
   ContextProfiler& prepare(CUcontext context, int device);  // enabled, counter data reset
   void start(CUcontext context, int device);
-  void record(ContextProfiler& profiler, CUcontext context, uint64_t index, const LaunchInfo& launch);
+  // `cost_ns`: where the launch's time went (CacheControl::all), written with its record.
+  void record(ContextProfiler& profiler, CUcontext context, uint64_t index, const LaunchInfo& launch,
+              std::map<std::string, double>* cost_ns = nullptr);
   ReplayTools& replay_tools(CUcontext context, int device);
   void disable(CUcontext context);
 

@@ -31,6 +31,7 @@
 #include "record_writer.hpp"
 #include "roofcast/profiler/collector_protocol.hpp"
 #include "roofcast/profiler/launch_filter.hpp"
+#include "roofcast/profiler/launch_sample.hpp"
 #include "timing_collector.hpp"
 
 namespace roofcast::profiler {
@@ -41,6 +42,8 @@ struct Injection {
   int pid = 0;
   std::unique_ptr<RecordWriter> writer;
   std::unique_ptr<LaunchFilter> filter;
+  std::unique_ptr<LaunchSampler> sampler;  // counter run with --sample N
+  int sampler_pid = 0;
   std::unique_ptr<TimingCollector> timing;
   std::unique_ptr<CounterCollector> counters;
   bool counters_failed = false;
@@ -60,6 +63,7 @@ struct Injection {
 };
 
 Injection* g = nullptr;
+constexpr uint64_t kProgressEvery = 1000;  // timing run: a progress record per this many launches
 
 // Set while this thread replays a launch: the collector's own launches (the replays, the L2
 // flush kernels) reach the callback too and are not the application's.
@@ -94,6 +98,16 @@ const char* env(const char* name) {
 
 void report_error(const std::string& message) {
   g->writer->write({{"type", "error"}, {"message", message}});
+}
+
+// Whether the counter run profiles this admitted launch (--sample); the caller holds state_mutex.
+bool sampled(const LaunchInfo& launch) {
+  if (!g->sampler) return true;
+  if (g->sampler_pid != getpid()) {
+    g->sampler->restart();
+    g->sampler_pid = getpid();
+  }
+  return g->sampler->take({launch.name, launch.grid, launch.block});
 }
 
 int device_of(CUcontext context) {
@@ -154,10 +168,13 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
   {
     std::lock_guard lock(g->state_mutex);
     index = g->filter->admit(launch->demangled, launch->device);
+    if (index && g->counters && !sampled(*launch)) index.reset();
   }
   if (!index) return;
   if (g->timing) {
     g->timing->on_launch(data->correlationId, *index, *launch);
+    // Activity records arrive by the buffer: the launcher's progress line counts these.
+    if ((*index + 1) % kProgressEvery == 0) g->writer->write({{"type", "progress"}, {"launches_seen", *index + 1}});
     return;
   }
   if (g->counters->cache_control() == CacheControl::all) {
@@ -269,6 +286,7 @@ void walk_graph(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
       {
         std::lock_guard lock(g->state_mutex);
         index = g->filter->admit(launch.demangled, launch.device);
+        if (index && !sampled(launch)) index.reset();
       }
       if (index && g->counters->cache_control() == CacheControl::none) {
         // CUPTI's kernel replay leaves the memory as one run of the node would.
@@ -366,11 +384,14 @@ void finish(bool aborted) {
 
 void at_exit() { finish(false); }
 
-struct sigaction g_previous_abort {};
+// abort(), and the signals that end a process by default (Ctrl-C, kill, a closed terminal):
+// what was recorded is flushed before the process ends as the signal would have ended it.
+constexpr int kFatalSignals[] = {SIGABRT, SIGINT, SIGTERM, SIGHUP};
+struct sigaction g_previous[NSIG] {};
 
-void on_abort(int signal) {
+void on_fatal_signal(int signal) {
   finish(true);
-  sigaction(SIGABRT, &g_previous_abort, nullptr);
+  sigaction(signal, &g_previous[signal], nullptr);
   raise(signal);
 }
 
@@ -442,6 +463,13 @@ int initialize() {
           cache && std::strcmp(cache, "none") == 0 ? CacheControl::none : CacheControl::all;
       g->counters =
           std::make_unique<CounterCollector>(*g->writer, std::move(metrics), g->share_counters, cache_control);
+      if (const char* sample = env(protocol::kSampleVariable)) {
+        const char* plan_path = env(protocol::kSamplePlanVariable);
+        std::optional<SamplePlan> plan = plan_path ? SamplePlan::read(plan_path) : SamplePlan();
+        if (!plan) throw std::runtime_error(fmt::format("cannot read the sample plan {}", plan_path));
+        g->sampler = std::make_unique<LaunchSampler>(std::move(*plan), std::strtoull(sample, nullptr, 10));
+        g->sampler_pid = g->pid;
+      }
     } else {
       g->timing = std::make_unique<TimingCollector>(*g->writer, [](const LaunchInfo& launch) {
         std::lock_guard lock(g->state_mutex);
@@ -458,9 +486,14 @@ int initialize() {
   }
   std::atexit(at_exit);
   struct sigaction action {};
-  action.sa_handler = on_abort;
+  action.sa_handler = on_fatal_signal;
   sigemptyset(&action.sa_mask);
-  sigaction(SIGABRT, &action, &g_previous_abort);
+  for (const int signal : kFatalSignals) {
+    struct sigaction current {};
+    sigaction(signal, nullptr, &current);
+    // The application's own handler (or an ignored signal) is left alone.
+    if (signal == SIGABRT || current.sa_handler == SIG_DFL) sigaction(signal, &action, &g_previous[signal]);
+  }
   return 1;
 }
 

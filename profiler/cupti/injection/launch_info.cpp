@@ -3,8 +3,12 @@
 #include <cxxabi.h>
 
 #include <cstdlib>
+#include <mutex>
+#include <unordered_map>
 
 namespace roofcast::profiler {
+
+static std::string demangle_once(const char* mangled);
 
 bool is_kernel_launch(CUpti_CallbackId cbid) {
   switch (cbid) {
@@ -22,6 +26,16 @@ bool is_kernel_launch(CUpti_CallbackId cbid) {
 
 std::string demangle(const char* mangled) {
   if (mangled == nullptr) return "(unknown kernel)";
+  // Every launch asks: an application launches a few kernels thousands of times each.
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::string> known;
+  std::lock_guard lock(mutex);
+  const auto [entry, added] = known.try_emplace(mangled);
+  if (added) entry->second = demangle_once(mangled);
+  return entry->second;
+}
+
+static std::string demangle_once(const char* mangled) {
   int status = 0;
   char* text = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
   if (status != 0 || text == nullptr) return mangled;  // extern "C" kernels are not mangled

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -26,12 +28,18 @@ void RecordWriter::open_for_current_pid() {
     return;
   }
   const auto now = std::chrono::system_clock::now().time_since_epoch();
-  const nlohmann::json header = {{"type", "process"},
+  nlohmann::json header = {{"type", "process"},
                                  {"pid", pid},
                                  {"parent_pid", static_cast<int>(getppid())},
                                  {"start_ns", std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()},
                                  {"mode", mode_}};
-  std::fprintf(file_, "%s\n", header.dump().c_str());
+  // The values --output patterns (%q{VAR}) name, as this process sees them.
+  if (const char* names = std::getenv(protocol::kRecordEnvVariable)) {
+    std::stringstream list(names);
+    for (std::string name; std::getline(list, name, ',');)
+      if (const char* value = name.empty() ? nullptr : std::getenv(name.c_str())) header["env"][name] = value;
+  }
+  std::fprintf(file_, "%s\n", header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   std::fflush(file_);
 }
 

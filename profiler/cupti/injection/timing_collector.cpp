@@ -26,6 +26,9 @@ void TimingCollector::start() {
               "cuptiActivityEnable(CONCURRENT_KERNEL)");
   check_cupti(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
   check_cupti(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityEnable(MEMSET)");
+  // Full buffers are handed over within a quarter second (CUPTI's periodic flush takes only
+  // completed buffers; the last one is flushed, forced, at exit, abort and fatal signals).
+  check_cupti(cuptiActivityFlushPeriod(250), "cuptiActivityFlushPeriod");
 }
 
 void TimingCollector::on_launch(uint32_t correlation_id, uint64_t index, const LaunchInfo& launch) {

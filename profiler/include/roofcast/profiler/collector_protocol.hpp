@@ -4,7 +4,8 @@
 // these environment variables for the application; the library, loaded by the CUDA driver
 // through CUDA_INJECTION64_PATH in every CUDA process of the application, writes one JSON
 // Lines file per process (pid in the name) into the output folder. Each line is one record:
-//   {"type":"process","pid":..,"parent_pid":..,"start_ns":..,"mode":"timing"|"counters"}
+//   {"type":"process","pid":..,"parent_pid":..,"start_ns":..,"mode":"timing"|"counters",
+//    "env":{name: value}}   (env: the variables kRecordEnvVariable names that are set)
 //   {"type":"device","index":..,"name":"NVIDIA H100 80GB HBM3","chip":"GH100"}
 //   {"type":"launch","index":..,"name":mangled,"demangled":..,"device":..,"grid":[x,y,z],
 //    "block":[x,y,z],"dynamic_shared_bytes":..,   timing: "duration_ns","registers",
@@ -12,6 +13,7 @@
 //   {"type":"copy","direction":"h2d"|"d2h"|"d2d"|"p2p"|"h2h","pinned":..,"bytes":..,"count":..,
 //    "duration_ns":..,"device":..,"stream":..}      (timing run: every memcpy)
 //   {"type":"memset","bytes":..,"count":1,"duration_ns":..,"device":..,"stream":..}
+//   {"type":"progress","launches_seen":N}  (timing run, every 1,000 launches: for the progress line)
 //   {"type":"error","message":"..."}      (one line; the launcher prints it)
 //   {"type":"end","launches":N,"copies":M}  (written at exit: the file is complete)
 namespace roofcast::profiler::protocol {
@@ -29,6 +31,13 @@ inline constexpr const char* kShareCountersVariable = "ROOFCAST_PROFILE_SHARE_CO
 // "all" (default): the collector replays each launch itself, emptying the L2 before every
 // pass; "none": CUPTI's kernel replay, caches as the memory restore leaves them.
 inline constexpr const char* kCacheControlVariable = "ROOFCAST_PROFILE_CACHE_CONTROL";
+// Counter run: profile at most N launches of each (kernel, grid, block) (absent: every launch),
+// spread over the launches the plan file (launch_sample.hpp) says the timing run saw.
+inline constexpr const char* kSampleVariable = "ROOFCAST_PROFILE_SAMPLE";
+inline constexpr const char* kSamplePlanVariable = "ROOFCAST_PROFILE_SAMPLE_PLAN";
+// Comma-separated environment variables whose values each process records in its "process"
+// record ("env":{name: value}), for --output patterns such as %q{OMPI_COMM_WORLD_RANK}.
+inline constexpr const char* kRecordEnvVariable = "ROOFCAST_PROFILE_RECORD_ENV";
 
 inline constexpr const char* kFilePrefix = "roofcast-";
 inline constexpr const char* kFileSuffix = ".jsonl";

@@ -20,6 +20,7 @@ struct LaunchShapeSummary {
   unsigned static_shared_bytes = 0;
   unsigned dynamic_shared_bytes = 0;
   int64_t invocations = 0;
+  int64_t profiled_invocations = 0;  // of them, with counters
 };
 
 // One kernel's launches taken together.
@@ -28,7 +29,13 @@ struct KernelSummary {
   std::string mangled_name;
   int64_t invocations = 0;
   double total_ms = 0, min_ms = 0, median_ms = 0, max_ms = 0;
-  std::map<std::string, double> counters;  // sums for counts, invocation means for ratios
+  // Counts: totals over all invocations; where only some were profiled (a sampled counter
+  // run), each launch shape's profiled sum times invocations / profiled invocations of the
+  // shape (and shapes with none profiled as the kernel's others). Ratios: means over the
+  // profiled launches, weighted by duration.
+  std::map<std::string, double> counters;
+  int64_t profiled_invocations = 0;  // launches with counters
+  bool scaled = false;               // counts were scaled from fewer launches than invocations
   std::vector<LaunchShapeSummary> shapes;  // distinct launch shapes, in order of first use
   std::vector<const LaunchRecord*> launches;
 };

@@ -45,8 +45,17 @@ struct DeviceInfo {
   std::string chip;
 };
 
+// One process of a run, in start order.
+struct ProcessInfo {
+  int pid = 0;
+  bool ended = false;                       // its end record was written
+  bool aborted = false;                     // ended by abort() or a fatal signal it flushed on
+  std::map<std::string, std::string> env;   // the variables the launcher asked it to record
+};
+
 // Everything one run of the application left in the records folder.
 struct RunRecords {
+  std::vector<ProcessInfo> process_info;  // by LaunchRecord::process
   std::vector<LaunchRecord> launches;    // process by process, in launch order
   std::vector<CopyRecord> copies;        // process by process, in completion order
   std::map<int, DeviceInfo> devices;     // by device index
@@ -69,6 +78,8 @@ struct JoinedRuns {
   size_t timing_only = 0;    // timing launches with no counter counterpart
   size_t counters_only = 0;  // counter launches with no timing counterpart
 };
-JoinedRuns join_runs(const RunRecords& timing, const RunRecords& counters);
+// `keep_unprofiled` (a sampled counter run): every timing launch is kept, those without a
+// counter counterpart with no metrics, and launches are paired by index only.
+JoinedRuns join_runs(const RunRecords& timing, const RunRecords& counters, bool keep_unprofiled = false);
 
 }  // namespace roofcast::profiler

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+
+namespace roofcast::profiler {
+
+// Which launches the counter run profiles (`roofcast profile --sample N|all`). The timing run
+// records every launch; the counter run profiles at most N launches of each distinct (kernel,
+// grid, block), spread evenly over that shape's launches in the timing run, and the profile
+// scales their counters to all invocations of the shape (kernel_summary.hpp).
+
+// Whether occurrence `occurrence` (0-based) of a shape launched `total` times is among the
+// `sample` spread over them: the ones nearest the middles of `sample` equal slices of the run.
+// `sample` 0 means every launch; so does total <= sample.
+bool is_sampled(uint64_t occurrence, uint64_t total, uint64_t sample);
+
+// The launches of a shape that a sample of `sample` profiles out of `total`.
+uint64_t sampled_count(uint64_t total, uint64_t sample);
+
+// (mangled kernel name, grid, block)
+using SampleShape = std::tuple<std::string, std::array<unsigned, 3>, std::array<unsigned, 3>>;
+
+// How many times each shape launched in a process of the timing run (the most over the
+// application's processes), handed to the counter run as a small text file.
+class SamplePlan {
+ public:
+  void add(const SampleShape& shape, uint64_t launches);  // keeps the largest count per shape
+  std::optional<uint64_t> launches(const SampleShape& shape) const;
+  const std::map<SampleShape, uint64_t>& shapes() const { return launches_; }
+  // Lines "launches gx gy gz bx by bz mangled-name"; false when the file cannot be written/read.
+  bool write(const std::string& path) const;
+  static std::optional<SamplePlan> read(const std::string& path);
+
+ private:
+  std::map<SampleShape, uint64_t> launches_;
+};
+
+// The counter run's side: counts each shape's launches in this process and says which to
+// profile. Shapes the plan does not know (the run went otherwise) have their first `sample`
+// launches profiled.
+class LaunchSampler {
+ public:
+  LaunchSampler(SamplePlan plan, uint64_t sample) : plan_(std::move(plan)), sample_(sample) {}
+  bool take(const SampleShape& shape);
+  void restart() { seen_.clear(); }  // a forked child counts its own launches
+
+
+ private:
+  SamplePlan plan_;
+  uint64_t sample_;
+  std::map<SampleShape, uint64_t> seen_;
+};
+
+}  // namespace roofcast::profiler

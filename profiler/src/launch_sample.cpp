@@ -1,0 +1,78 @@
+#include "roofcast/profiler/launch_sample.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace roofcast::profiler {
+
+namespace {
+
+// The sampled occurrence nearest the middle of slice i of `sample` equal slices of `total`.
+uint64_t position(uint64_t i, uint64_t total, uint64_t sample) {
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(2 * i + 1) * total) / (2 * sample));
+}
+
+}  // namespace
+
+bool is_sampled(uint64_t occurrence, uint64_t total, uint64_t sample) {
+  if (sample == 0) return true;
+  if (occurrence >= total) return false;  // more launches than the timing run saw: those are enough
+  if (total <= sample) return true;
+  // position() grows by total/sample > 1 per slice: only the slices next to the one holding
+  // `occurrence` can hit it.
+  const uint64_t slice = static_cast<uint64_t>((static_cast<unsigned __int128>(occurrence) * sample) / total);
+  for (uint64_t i = slice > 0 ? slice - 1 : 0; i <= slice + 1 && i < sample; ++i)
+    if (position(i, total, sample) == occurrence) return true;
+  return false;
+}
+
+uint64_t sampled_count(uint64_t total, uint64_t sample) { return sample == 0 || total <= sample ? total : sample; }
+
+void SamplePlan::add(const SampleShape& shape, uint64_t launches) {
+  uint64_t& known = launches_[shape];
+  if (launches > known) known = launches;
+}
+
+std::optional<uint64_t> SamplePlan::launches(const SampleShape& shape) const {
+  const auto found = launches_.find(shape);
+  if (found == launches_.end()) return std::nullopt;
+  return found->second;
+}
+
+bool SamplePlan::write(const std::string& path) const {
+  std::ofstream out(path);
+  for (const auto& [shape, launches] : launches_) {
+    const auto& [name, grid, block] = shape;
+    out << launches << ' ' << grid[0] << ' ' << grid[1] << ' ' << grid[2] << ' ' << block[0] << ' ' << block[1] << ' '
+        << block[2] << ' ' << name << '\n';
+  }
+  out.flush();
+  return static_cast<bool>(out);
+}
+
+std::optional<SamplePlan> SamplePlan::read(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  SamplePlan plan;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    uint64_t launches = 0;
+    std::array<unsigned, 3> grid{}, block{};
+    std::string name;
+    if (!(fields >> launches >> grid[0] >> grid[1] >> grid[2] >> block[0] >> block[1] >> block[2])) return std::nullopt;
+    fields.get();  // the one space before the name
+    std::getline(fields, name);
+    if (name.empty()) return std::nullopt;
+    plan.add({name, grid, block}, launches);
+  }
+  return plan;
+}
+
+bool LaunchSampler::take(const SampleShape& shape) {
+  const uint64_t occurrence = seen_[shape]++;
+  const std::optional<uint64_t> total = plan_.launches(shape);
+  if (!total) return sample_ == 0 || occurrence < sample_;
+  return is_sampled(occurrence, *total, sample_);
+}
+
+}  // namespace roofcast::profiler

@@ -1,0 +1,146 @@
+// `roofcast profile` at application scale on a GPU (issue 15): sampling, per-process outputs of
+// a fork tree and `roofcast merge`, and faults. Skips (exit 77) where there is no GPU.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "roofcast/formats/files.hpp"
+#include "roofcast/formats/measured_json.hpp"
+#include "roofcast/formats/profile_json.hpp"
+#include "run_command.hpp"
+
+using roofcast::testing::run_roofcast;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kTree = std::string(ROOFCAST_BINARY_DIR) + "/roofcast-fork-tree-test-app";
+
+fs::path fresh(const std::string& name) {
+  const fs::path folder = fs::temp_directory_path() / ("roofcast-scale-test-" + std::to_string(getpid()) + "-" + name);
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  return folder;
+}
+
+nlohmann::json read_profile(const fs::path& path) {
+  const std::string text = roofcast::read_text_file(path);
+  roofcast::parse_kernel_profile(text, path.string());
+  return nlohmann::json::parse(text);
+}
+
+std::map<std::string, nlohmann::json> by_short_name(const nlohmann::json& profile) {
+  std::map<std::string, nlohmann::json> kernels;
+  for (const auto& kernel : profile["kernels"]) {
+    const std::string name = kernel["name"];
+    kernels[name.substr(0, name.find('('))] = kernel;
+  }
+  return kernels;
+}
+
+}  // namespace
+
+TEST_CASE("a sampled profile scales a few launches per shape to all, as a full collection counts them") {
+  const fs::path folder = fresh("sample");
+  const auto sampled = run_roofcast({"profile", "-o", (folder / "sampled.json").string(), "--", kTree, "--children", "0"});
+  INFO(sampled.err);
+  REQUIRE(sampled.exit_code == 0);
+  CHECK(sampled.err.find("41 launches (6 profiled") != std::string::npos);
+  const auto all = run_roofcast(
+      {"profile", "--sample", "all", "-o", (folder / "all.json").string(), "--", kTree, "--children", "0"});
+  INFO(all.err);
+  REQUIRE(all.exit_code == 0);
+  auto s = by_short_name(read_profile(folder / "sampled.json"));
+  auto a = by_short_name(read_profile(folder / "all.json"));
+  CHECK(s.at("tree_step")["invocations"] == 40);
+  CHECK(s.at("tree_step")["profiled_invocations"] == 5);
+  CHECK(s.at("tree_step")["counter_scaling"] == "per_launch_shape");
+  CHECK(a.at("tree_step")["profiled_invocations"] == 40);
+  CHECK(a.at("tree_step")["counter_scaling"] == "none");
+  for (const char* metric : {"smsp__inst_executed.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+                             "smsp__sass_thread_inst_executed_op_memory_pred_on.sum"}) {
+    INFO(metric);
+    CHECK(s.at("tree_step")["counters"][metric].get<double>() ==
+          Approx(a.at("tree_step")["counters"][metric].get<double>()).epsilon(1e-6));
+  }
+  // Filters still apply: -c 10 records 10 launches, of which 5 are profiled.
+  const auto filtered = run_roofcast(
+      {"profile", "-k", "tree_step", "-c", "10", "-o", (folder / "c10.json").string(), "--", kTree, "--children", "0"});
+  INFO(filtered.err);
+  REQUIRE(filtered.exit_code == 0);
+  auto f = by_short_name(read_profile(folder / "c10.json"));
+  CHECK(f.size() == 1);
+  CHECK(f.at("tree_step")["invocations"] == 10);
+  CHECK(f.at("tree_step")["profiled_invocations"] == 5);
+  fs::remove_all(folder);
+}
+
+TEST_CASE("every process of a fork tree gets its own profile, and merge combines them for predict") {
+  const fs::path folder = fresh("tree");
+  const auto result = run_roofcast({"profile", "-o", (folder / "rank%q{ROOFCAST_TEST_RANK}.json").string(), "--", kTree});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  for (int rank = 0; rank < 3; ++rank) {
+    const fs::path file = folder / ("rank" + std::to_string(rank) + ".json");
+    REQUIRE(fs::exists(file));
+    const auto profile = read_profile(file);
+    auto kernels = by_short_name(profile);
+    CHECK(kernels.at("tree_step")["invocations"] == 40);
+    CHECK(kernels.at("tree_step")["launch_shapes"][0]["grid"][0] == 4 + rank);  // this rank's own launches
+    CHECK(profile["processes"].size() == 1);
+  }
+  const auto by_pid = run_roofcast({"profile", "--timing-only", "-o", (folder / "pid%p.json").string(), "--", kTree});
+  INFO(by_pid.err);
+  CHECK(by_pid.exit_code == 0);
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(folder)) files += entry.path().filename().string().starts_with("pid");
+  CHECK(files == 3);
+
+  const std::string merged = (folder / "merged.json").string();
+  const auto merge = run_roofcast({"merge", (folder / "rank0.json").string(), (folder / "rank1.json").string(),
+                                   (folder / "rank2.json").string(), "-o", merged});
+  INFO(merge.err);
+  REQUIRE(merge.exit_code == 0);
+  const auto profile = read_profile(merged);
+  CHECK(profile["kernels"].size() == 6);
+  CHECK(profile["merged"]["invocations"] == 123.0);
+  const auto predicted = run_roofcast({"predict", "--profile", merged, "--device", "GTX-660"});
+  INFO(predicted.err);
+  CHECK(predicted.exit_code == 0);
+  CHECK(predicted.out.find("[rank2]") != std::string::npos);
+  fs::remove_all(folder);
+}
+
+TEST_CASE("a child killed by SIGKILL: the others' records are written, and the application's exit status returned") {
+  const fs::path folder = fresh("kill");
+  const std::string out = (folder / "tree.json").string();
+  const auto result = run_roofcast({"profile", "-o", out, "--", kTree, "--kill-child"});
+  INFO(result.err);
+  CHECK(result.exit_code == 3);  // the parent's status: a child failed
+  CHECK(result.err.find("ended without flushing") != std::string::npos);
+  const auto kernels = by_short_name(read_profile(out));
+  // The parent's and the surviving child's 80 launches at least; the killed child's timing
+  // records are lost where CUPTI had not handed its Activity buffer over yet.
+  CHECK(kernels.at("tree_step")["invocations"] >= 80);
+  fs::remove_all(folder);
+}
+
+TEST_CASE("an interrupted application: the timing run's records are written with a note, and 130 returned") {
+  const fs::path folder = fresh("interrupt");
+  const std::string out = (folder / "tree.json").string();
+  const auto result = run_roofcast({"profile", "-o", out, "--", kTree, "--children", "0", "--interrupt"});
+  INFO(result.err);
+  CHECK(result.exit_code == 130);
+  CHECK(result.err.find("no counter run") != std::string::npos);
+  const std::string text = roofcast::read_text_file(out);
+  const auto times = roofcast::parse_measured_times(text, out);
+  CHECK(times.kernels.size() == 2);
+  CHECK(nlohmann::json::parse(text)["notes"].size() == 1);
+  fs::remove_all(folder);
+}
