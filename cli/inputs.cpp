@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "roofcast/data/bundled_data.hpp"
@@ -9,6 +10,7 @@
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/formats/printable_text.hpp"
+#include "roofcast/model/predictor.hpp"
 
 namespace roofcast {
 
@@ -38,6 +40,21 @@ std::vector<DeviceProfile> load_devices(const std::vector<std::string>& names_or
   if (all_bundled || names_or_files.empty()) devices = bundled_devices();
   for (const auto& name : names_or_files) devices.push_back(load_device(name));
   return devices;
+}
+
+void add_model_option(CLI::App& command, std::string& model) {
+  model = kDefaultModel;
+  command
+      .add_option("--model", model,
+                  fmt::format("Prediction model: pipes (the multi-pipeline model, docs/pipes-model.md; the default) or "
+                              "thesis (Konstantinidis 2017, docs/model.md)"))
+      ->check(CLI::IsMember(model_names()));
+}
+
+void add_format_option(CLI::App& command, std::string& format, const std::vector<std::string>& formats) {
+  format = formats.front();
+  command.add_option("--format", format, fmt::format("Output format: {} (default {})", fmt::join(formats, ", "), formats.front()))
+      ->check(CLI::IsMember(formats));
 }
 
 }  // namespace roofcast

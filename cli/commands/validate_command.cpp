@@ -36,7 +36,7 @@ struct ValidateOptions {
   bool allow_missing = false;
   std::string output;
   std::string markdown;
-  std::string model = "pipes";
+  std::string model;
   bool ablation = false;
 };
 
@@ -156,7 +156,8 @@ void run_validate(const ValidateOptions& options) {
     if (reference_name.empty()) reference_name = p.profile.reference_device;
   }
   const auto reference = find_reference_device(options, reference_name, devices);
-  JoinOptions join_options = join_options_for(options.model);
+  JoinOptions join_options;
+  join_options.predictor = make_predictor(options.model);
   join_options.allow_missing = options.allow_missing;
   const JoinResult joined = join_predictions_with_measurements(profiles, devices, runs, reference.get(), join_options);
   if (joined.entries.empty()) throw InputError("validate: no kernel has a measured time on any device given");
@@ -225,8 +226,7 @@ void add_validate_command(CLI::App& app) {
   command->add_option("--output", options->output,
                       "Write the validation JSON (roofcast-validation) to this file (-: standard output)");
   command->add_option("--markdown", options->markdown, "Write a markdown report to this file (-: standard output)");
-  command->add_option("--model", options->model, "Prediction model: thesis, or pipes (the multi-pipeline model)")
-      ->check(CLI::IsMember({"thesis", "pipes"}));
+  add_model_option(*command, options->model);
   command->add_flag("--ablation", options->ablation,
                     "Also score the thesis model, the pipes model, and the pipes model with each term switched off");
   command->callback([options] { run_validate(*options); });

@@ -61,14 +61,14 @@ std::vector<AccuracyEntry> parse_validation_entries(std::string_view json_text, 
 std::vector<AccuracyEntry> validation_entries_from(const ProfilePrediction& prediction) {
   std::vector<AccuracyEntry> entries;
   for (const auto& p : prediction.kernels) {
-    if (!p.measured_ms || !(*p.measured_ms > 0) || !(p.thesis.predicted_ms > 0)) continue;
+    if (!p.measured_ms || !(*p.measured_ms > 0) || !(p.predicted_ms() > 0)) continue;
     AccuracyEntry e;
     e.kernel = p.kernel;
     e.device = p.device;
-    e.predicted_ms = p.thesis.predicted_ms;
+    e.predicted_ms = p.predicted_ms();
     e.measured_ms = *p.measured_ms;
     e.corrected_ms = p.corrected_ms;
-    e.bound = to_string(p.thesis.bound);
+    e.bound = to_string(p.prediction.bound);
     entries.push_back(std::move(e));
   }
   return entries;

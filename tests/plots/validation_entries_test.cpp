@@ -102,7 +102,7 @@ TEST_CASE("validation entries from a profile with measured times (the thesis' re
   const KernelProfile profile = *find_bundled_profile("thesis-redblack");
   const auto devices = bundled_devices();
   const auto reference = std::find_if(devices.begin(), devices.end(), [](auto& d) { return d.name == "GTX-480"; });
-  const auto entries = validation_entries_from(predict_profile(profile, devices, &*reference));
+  const auto entries = validation_entries_from(predict_profile(*roofcast::make_predictor("thesis"), profile, devices, &*reference));
   REQUIRE(entries.size() == 6);
   for (const auto& e : entries) {
     INFO(e.device);
