@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/data/device_files.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/profile_json.hpp"
@@ -22,9 +23,9 @@ bool looks_like_path(const std::string& text) {
 
 DeviceProfile load_device(const std::string& name_or_file) {
   if (looks_like_path(name_or_file)) return parse_device_profile(read_text_file(name_or_file), printable(name_or_file));
-  if (auto device = find_bundled_device(name_or_file)) return *device;
-  throw InputError(fmt::format("--device {}: unknown device: not a file and not a bundled device "
-                               "(`roofcast devices` lists them)",
+  if (auto device = find_named_device(name_or_file)) return *device;
+  throw InputError(fmt::format("--device {}: unknown device: not a file, not a bundled device and not a device profile "
+                               "of the data folders (`roofcast devices` lists them)",
                                printable(name_or_file)));
 }
 

@@ -17,6 +17,7 @@
 #include "roofcast/plots/render_chart.hpp"
 #include "roofcast/plots/roofline_chart.hpp"
 #include "roofcast/plots/validation_entries.hpp"
+#include "roofcast/model/device_name.hpp"
 #include "roofcast/model/predictor.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 
@@ -106,7 +107,7 @@ void run_accuracy(const PlotOptions& options) {
     // The utilization correction needs the reference device; it is optional here.
     const DeviceProfile* reference = nullptr;
     for (const auto& device : devices)
-      if (device.name == profile.reference_device) reference = &device;
+      if (same_device_name(device.name, profile.reference_device)) reference = &device;
     entries = validation_entries_from(predict_profile(*make_predictor(options.model), profile, devices, reference));
     if (entries.empty())
       throw InputError(fmt::format("--profile {}: no kernel has a measured time on any of the devices, nothing to "

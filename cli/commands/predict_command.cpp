@@ -9,6 +9,7 @@
 #include "output/prediction_output.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
+#include "roofcast/model/device_name.hpp"
 #include "roofcast/model/predictor.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 
@@ -34,7 +35,7 @@ DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOp
                                  "(or give --reference-device)",
                                  options.profile));
   for (const auto& device : devices) {
-    if (device.name == profile.reference_device) return device;
+    if (same_device_name(device.name, profile.reference_device)) return device;
   }
   try {
     return load_device(profile.reference_device);

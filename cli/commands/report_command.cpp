@@ -17,6 +17,7 @@
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
+#include "roofcast/model/device_name.hpp"
 #include "roofcast/model/predictor.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 #include "roofcast/plots/accuracy_chart.hpp"
@@ -119,7 +120,7 @@ void run_report(const ReportOptions& options) {
   const std::vector<DeviceProfile> devices = load_devices(options.devices, false);
   const DeviceProfile* reference = nullptr;
   for (const auto& device : devices)
-    if (device.name == profile.reference_device) reference = &device;
+    if (same_device_name(device.name, profile.reference_device)) reference = &device;
   const std::shared_ptr<const Predictor> predictor = make_predictor(options.model);
   const ProfilePrediction prediction = predict_profile(*predictor, profile, devices, reference);
   require_finite_times(prediction);  // every time is printed on the page

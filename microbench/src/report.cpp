@@ -177,6 +177,7 @@ json device_profile_json(const SuiteResult& result, const Provenance& provenance
                             {"roofcast_version", provenance.roofcast_version},
                             {"quick", result.quick},
                             {"wall_seconds", result.wall_seconds}};
+  if (!provenance.roofcast_git.empty()) document["provenance"]["roofcast_git"] = provenance.roofcast_git;
   return document;
 }
 

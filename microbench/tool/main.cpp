@@ -16,6 +16,7 @@
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/microbench/report.hpp"
 #include "roofcast/microbench/suite.hpp"
+#include "roofcast/version.hpp"
 
 namespace {
 
@@ -137,7 +138,8 @@ int run(const Options& options, int argc, char** argv) {
   }
   provenance.command = command_line(argc, argv);
   provenance.date_utc = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::now()));
-  provenance.roofcast_version = ROOFCAST_VERSION;
+  provenance.roofcast_version = kVersion;
+  provenance.roofcast_git = kGitDescribe;
 
   if (!result.problems.empty() && (!result.find("fp32_gflops") || !result.find("dram_read_gbps")))
     throw std::runtime_error(result.problems.front());

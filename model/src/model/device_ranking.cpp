@@ -4,6 +4,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "roofcast/model/device_name.hpp"
+
 namespace roofcast {
 
 namespace {
@@ -46,7 +48,7 @@ void add_transfers(DeviceRank& rank, const KernelProfile& profile, const DeviceP
     p.key = key;
     p.count = transfer.count;
     p.bytes = transfer.bytes;
-    if (device.name == profile.reference_device) p.measured_ms = transfer.measured_ms;
+    if (same_device_name(device.name, profile.reference_device)) p.measured_ms = transfer.measured_ms;
     if (fit == device.transfers.end()) {
       if (std::find(rank.missing_transfer_fits.begin(), rank.missing_transfer_fits.end(), key) ==
           rank.missing_transfer_fits.end())

@@ -1,5 +1,6 @@
 #include "roofcast/model/profile_prediction.hpp"
 
+#include "roofcast/model/device_name.hpp"
 #include "roofcast/model/prediction_checks.hpp"
 
 namespace roofcast {
@@ -8,7 +9,9 @@ std::optional<double> measured_on(const KernelRecord& kernel, const std::string&
                                   const std::string& reference_device) {
   if (const auto it = kernel.measured_ms_by_device.find(device); it != kernel.measured_ms_by_device.end())
     return it->second;
-  if (device == reference_device && kernel.measured_ms) return kernel.measured_ms;
+  for (const auto& [name, ms] : kernel.measured_ms_by_device)
+    if (same_device_name(name, device)) return ms;
+  if (kernel.measured_ms && same_device_name(device, reference_device)) return kernel.measured_ms;
   return std::nullopt;
 }
 

@@ -16,15 +16,6 @@ namespace roofcast {
 
 namespace {
 
-std::string normalized_device_name(const std::string& name) {
-  std::string out;
-  for (const char c : name) {
-    if (c == ' ' || c == '-' || c == '_') continue;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
 std::string quoted(const std::string& text) { return "\"" + text + "\""; }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -133,10 +124,6 @@ std::string missing_message(const MeasurementIndex& index, const SourcedProfile&
 }
 
 }  // namespace
-
-bool same_device_name(const std::string& a, const std::string& b) {
-  return normalized_device_name(a) == normalized_device_name(b);
-}
 
 JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>& profiles,
                                               const std::vector<DeviceProfile>& devices,

@@ -44,7 +44,8 @@ struct ProfilePrediction {
 };
 
 // The kernel's measured time on `device`: from measured_ms_by_device, or its measured_ms when
-// `device` is the profile's reference device; nullopt when not measured there.
+// `device` is the profile's reference device (names matched by same_device_name); nullopt when
+// not measured there.
 std::optional<double> measured_on(const KernelRecord& kernel, const std::string& device,
                                   const std::string& reference_device);
 

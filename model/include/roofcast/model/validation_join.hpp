@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "roofcast/model/device_name.hpp"
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
 #include "roofcast/model/predictor.hpp"
@@ -43,8 +44,6 @@ struct JoinResult {
   std::vector<std::string> notes;        // e.g. invocation counts that differ and were rescaled
 };
 
-// Same device name up to case, spaces, dashes and underscores ("NVIDIA H200" = "nvidia-h200").
-bool same_device_name(const std::string& a, const std::string& b);
 
 // Predicts every kernel of every profile on every device with the options' model and pairs
 // each prediction with its measured time: from the runs of that device (a kernel they do
