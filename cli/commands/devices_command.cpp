@@ -5,8 +5,8 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
-#include "output/markdown.hpp"
-#include "output/table.hpp"
+#include "roofcast/output/markdown.hpp"
+#include "roofcast/output/table.hpp"
 #include "roofcast/data/bundled_data.hpp"
 #include "roofcast/data/device_files.hpp"
 #include "roofcast/formats/files.hpp"

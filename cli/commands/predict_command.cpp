@@ -6,7 +6,7 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
-#include "output/prediction_output.hpp"
+#include "roofcast/output/prediction_output.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/device_name.hpp"

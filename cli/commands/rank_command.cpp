@@ -8,8 +8,8 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
-#include "output/markdown.hpp"
-#include "output/table.hpp"
+#include "roofcast/output/markdown.hpp"
+#include "roofcast/output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/printable_text.hpp"

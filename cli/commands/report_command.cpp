@@ -13,7 +13,8 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
-#include "output/table.hpp"
+#include "roofcast/output/table.hpp"
+#include "roofcast/formats/command_line.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
@@ -28,6 +29,7 @@
 #include "roofcast/plots/report_warnings.hpp"
 #include "roofcast/plots/roofline_chart.hpp"
 #include "roofcast/plots/validation_entries.hpp"
+#include "roofcast/version.hpp"
 
 namespace roofcast {
 
@@ -145,8 +147,8 @@ void run_report(const ReportOptions& options) {
   write_full_data(folder, prediction, content.warnings, outputs);
   content.predictions_file = kPredictionsFile;
   content.warnings_file = kWarningsFile;
-  content.generated_by = fmt::format("roofcast, {:%Y-%m-%d %H:%M} UTC",
-                                     fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+  content.generated_by = fmt::format("{}, {}", version_text(),
+                                     utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable));
 
   for (const auto& device : devices) {
     const std::string name = fmt::format("roofline-{}.svg", file_name_part(device.name));

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "output/pipes_explanation.hpp"
-#include "output/prediction_output.hpp"
+#include "roofcast/output/pipes_explanation.hpp"
+#include "roofcast/output/prediction_output.hpp"
 
 using namespace roofcast;
 

@@ -141,3 +141,29 @@ TEST_CASE("every command that predicts defaults to the pipes model and says so i
                                Catch::Contains("the default"));
   }
 }
+
+TEST_CASE("every command that prints results takes --format, markdown where a table is sensible") {
+  const auto markdown = [](std::vector<std::string> arguments) {
+    arguments.insert(arguments.end(), {"--format", "markdown"});
+    const auto result = run_roofcast(arguments);
+    INFO(result.err);
+    CHECK(result.exit_code == 0);
+    CHECK_THAT(result.out, Catch::Contains("|---") || Catch::Contains("| ---") || Catch::Contains("|:--") ||
+                               Catch::Contains("| :--") || Catch::Contains("--:|"));
+  };
+  markdown({"predict", "--profile", kProfile, "--device", kDevice});
+  markdown({"rank", "--profile", kProfile, "--device", kDevice});
+  markdown({"split", "--profile", kProfile, "--kernel", kKernel, "--device", kDevice, "--device", "GTX-480", "--blocks", "10"});
+  markdown({"validate", "--reference-profile", kProfile, "--device", kDevice});
+  markdown({"devices"});
+
+  const auto explained = run_roofcast({"explain", "--profile", kProfile, "--device", kDevice, "--format", "csv"});
+  CHECK(explained.exit_code == 0);
+  CHECK_THAT(explained.out, Catch::StartsWith("kernel,device,limiter"));
+  const auto validated = json_of({"validate", "--reference-profile", kProfile, "--device", kDevice, "--format", "json"});
+  CHECK(validated["format"] == "roofcast-validation");
+  const auto split = run_roofcast(
+      {"split", "--profile", kProfile, "--kernel", kKernel, "--device", kDevice, "--device", "GTX-480", "--blocks", "10",
+       "--format", "csv"});
+  CHECK_THAT(split.out, Catch::StartsWith("device,alone ms"));
+}

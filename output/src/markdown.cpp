@@ -1,4 +1,4 @@
-#include "output/markdown.hpp"
+#include "roofcast/output/markdown.hpp"
 
 #include <algorithm>
 

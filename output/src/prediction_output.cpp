@@ -1,14 +1,14 @@
-#include "output/prediction_output.hpp"
+#include "roofcast/output/prediction_output.hpp"
 
 #include <cmath>
 #include <map>
 
 #include <fmt/format.h>
 
-#include "output/json_writer.hpp"
-#include "output/markdown.hpp"
-#include "output/table.hpp"
-#include "output/validation_output.hpp"
+#include "roofcast/output/json_writer.hpp"
+#include "roofcast/output/markdown.hpp"
+#include "roofcast/output/table.hpp"
+#include "roofcast/output/validation_output.hpp"
 
 namespace roofcast {
 

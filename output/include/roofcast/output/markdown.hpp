@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "output/table.hpp"
+#include "roofcast/output/table.hpp"
 
 namespace roofcast {
 

@@ -1,4 +1,4 @@
-#include "output/pipes_explanation.hpp"
+#include "roofcast/output/pipes_explanation.hpp"
 
 #include <fmt/format.h>
 
