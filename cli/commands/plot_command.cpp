@@ -5,13 +5,13 @@
 #include <memory>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
+#include "roofcast/formats/validation_json.hpp"
 #include "roofcast/plots/accuracy_chart.hpp"
 #include "roofcast/plots/quadrant_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
@@ -94,12 +94,10 @@ void run_accuracy(const PlotOptions& options) {
   std::vector<AccuracyEntry> entries;
   std::string source_note, model = options.model;
   if (!options.validation.empty()) {
-    const std::string text = read_text_file(options.validation);
-    entries = parse_validation_entries(text, printable(options.validation));
-    // parse_validation_entries has checked the document; only the model's name is read here
-    // (the file's own, whatever --model says).
-    if (const auto document = nlohmann::json::parse(text, nullptr, false); document.is_object())
-      model = document.value("model", std::string("thesis"));
+    // The file's own model, whatever --model says.
+    ValidationFile file = parse_validation_file(read_text_file(options.validation), printable(options.validation));
+    entries = std::move(file.entries);
+    model = std::move(file.model);
     source_note = fmt::format("from {}", std::filesystem::path(options.validation).filename().string());
   } else {
     const KernelProfile profile = load_profile(options.profile);
