@@ -124,7 +124,14 @@ void run_report(const ReportOptions& options) {
   for (const auto& device : devices)
     if (same_device_name(device.name, profile.reference_device)) reference = &device;
   const std::shared_ptr<const Predictor> predictor = make_predictor(options.model);
-  const ProfilePrediction prediction = predict_profile(*predictor, profile, devices, reference);
+  // A large profile's pipes details are kept only for the kernels the page shows (below): a
+  // million of them would not fit in memory.
+  const bool large_profile = profile.kernels.size() > options.top;
+  ProfilePrediction prediction;
+  prediction.totals = predict_profile(*predictor, profile, devices, reference, [&](KernelPrediction&& p) {
+    if (large_profile && p.prediction.pipes()) p.prediction.details = std::shared_ptr<const PipesPrediction>();
+    prediction.kernels.push_back(std::move(p));
+  });
   require_finite_times(prediction);  // every time is printed on the page
 
   const std::filesystem::path folder(options.output);
@@ -141,8 +148,13 @@ void run_report(const ReportOptions& options) {
   content.prediction = &prediction;
   for (const auto& device : devices) content.device_names.push_back(device.name);
   content.warnings = report_warnings(profile, prediction);
-  const bool large = profile.kernels.size() > options.top;
-  if (large) content.shown_kernels = heaviest_kernels(profile, prediction, options.top);
+  const bool large = large_profile;
+  if (large) {
+    content.shown_kernels = heaviest_kernels(profile, prediction, options.top);
+    for (const size_t k : content.shown_kernels)
+      for (size_t d = 0; d < devices.size(); ++d)
+        prediction.kernels[k * devices.size() + d].prediction = predictor->predict(profile.kernels[k], devices[d]);
+  }
   std::filesystem::create_directories(folder);
   write_full_data(folder, prediction, content.warnings, outputs);
   content.predictions_file = kPredictionsFile;

@@ -45,7 +45,8 @@ TEST_CASE("pipes outputs: the latency term in JSON, CSV and the explanation") {
   KernelPrediction k;
   k.kernel = "serial";
   k.device = "H200";
-  k.prediction = {prediction.predicted_ms, prediction.bound, prediction.limiter, prediction};
+  k.prediction = {prediction.predicted_ms, prediction.bound, prediction.limiter,
+                  std::make_shared<const PipesPrediction>(prediction)};
   k.measured_ms = 238.0;
   const auto json = nlohmann::json::parse(printed("json", {k}));
   CHECK(json["version"] == 2);

@@ -17,7 +17,7 @@ ModelPrediction from_thesis(const ThesisPrediction& p) {
 
 ModelPrediction from_pipes(PipesPrediction&& p) {
   ModelPrediction result{p.predicted_ms, p.bound, p.limiter, {}};
-  result.details = std::move(p);
+  result.details = std::make_shared<const PipesPrediction>(std::move(p));
   return result;
 }
 

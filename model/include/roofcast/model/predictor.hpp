@@ -27,10 +27,15 @@ struct ModelPrediction {
   // What sets the time: "compute" or "memory" for the thesis model; the pipes model's limiter
   // ("fma pipe", "DRAM", "latency (memory)", "launch"...).
   std::string limiter;
-  std::variant<ThesisPrediction, PipesPrediction> details;
+  // The pipes model's values are large (every cost, the kernel's work): held apart, so that a
+  // million held predictions stay small; a holder may drop them (null) where they are not shown.
+  std::variant<ThesisPrediction, std::shared_ptr<const PipesPrediction>> details;
 
   const ThesisPrediction* thesis() const { return std::get_if<ThesisPrediction>(&details); }
-  const PipesPrediction* pipes() const { return std::get_if<PipesPrediction>(&details); }
+  const PipesPrediction* pipes() const {
+    const auto* held = std::get_if<std::shared_ptr<const PipesPrediction>>(&details);
+    return held ? held->get() : nullptr;
+  }
 };
 
 // A prediction model: the thesis model, the multi-pipeline model, or a variant of one with a
