@@ -2,13 +2,16 @@
 
 #include <filesystem>
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/data/device_files.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/formats/printable_text.hpp"
+#include "roofcast/model/predictor.hpp"
 
 namespace roofcast {
 
@@ -20,9 +23,9 @@ bool looks_like_path(const std::string& text) {
 
 DeviceProfile load_device(const std::string& name_or_file) {
   if (looks_like_path(name_or_file)) return parse_device_profile(read_text_file(name_or_file), printable(name_or_file));
-  if (auto device = find_bundled_device(name_or_file)) return *device;
-  throw InputError(fmt::format("--device {}: unknown device: not a file and not a bundled device "
-                               "(`roofcast devices` lists them)",
+  if (auto device = find_named_device(name_or_file)) return *device;
+  throw InputError(fmt::format("--device {}: unknown device: not a file, not a bundled device and not a device profile "
+                               "of the data folders (`roofcast devices` lists them)",
                                printable(name_or_file)));
 }
 
@@ -38,6 +41,21 @@ std::vector<DeviceProfile> load_devices(const std::vector<std::string>& names_or
   if (all_bundled || names_or_files.empty()) devices = bundled_devices();
   for (const auto& name : names_or_files) devices.push_back(load_device(name));
   return devices;
+}
+
+void add_model_option(CLI::App& command, std::string& model) {
+  model = kDefaultModel;
+  command
+      .add_option("--model", model,
+                  fmt::format("Prediction model: pipes (the multi-pipeline model, docs/pipes-model.md; the default) or "
+                              "thesis (Konstantinidis 2017, docs/model.md)"))
+      ->check(CLI::IsMember(model_names()));
+}
+
+void add_format_option(CLI::App& command, std::string& format, const std::vector<std::string>& formats) {
+  format = formats.front();
+  command.add_option("--format", format, fmt::format("Output format: {} (default {})", fmt::join(formats, ", "), formats.front()))
+      ->check(CLI::IsMember(formats));
 }
 
 }  // namespace roofcast

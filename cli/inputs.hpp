@@ -6,9 +6,19 @@
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
 
+namespace CLI {
+class App;
+}
+
 namespace roofcast {
 
-// A device given on the command line: a device-profile file, or a bundled device's name.
+// --model of every command that predicts: the same names and the same default (pipes) everywhere.
+void add_model_option(CLI::App& command, std::string& model);
+// --format of a command that prints results, with the formats it offers (the first is the default).
+void add_format_option(CLI::App& command, std::string& format, const std::vector<std::string>& formats);
+
+// A device given on the command line: a device-profile file, a bundled device's name, or the id
+// or name of a device profile of the data folders (find_named_device: `--device h100-sxm`).
 DeviceProfile load_device(const std::string& name_or_file);
 // A kernel profile given on the command line: a file, or a bundled profile's id.
 KernelProfile load_profile(const std::string& name_or_file);

@@ -5,9 +5,11 @@
 #include "commands/commands.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
+#include "roofcast/version.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"roofcast: predict GPU kernel runtimes on GPUs they never ran on"};
+  app.set_version_flag("--version", roofcast::version_text(), "Print the version and exit");
   app.require_subcommand(1);
   roofcast::add_predict_command(app);
   roofcast::add_explain_command(app);

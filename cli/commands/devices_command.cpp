@@ -4,8 +4,14 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
-#include "output/table.hpp"
+#include "inputs.hpp"
+#include "roofcast/output/markdown.hpp"
+#include "roofcast/output/table.hpp"
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/data/device_files.hpp"
+#include "roofcast/formats/files.hpp"
+#include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/profile_json.hpp"
 
@@ -13,24 +19,53 @@ namespace roofcast {
 
 namespace {
 
+// A device that --device accepts by name, and where it comes from.
+struct NamedDevice {
+  std::string id;      // what --device takes
+  std::string source;  // "bundled", or the file
+  DeviceProfile device;
+};
+
+std::vector<NamedDevice> named_devices() {
+  std::vector<NamedDevice> devices;
+  for (auto& device : bundled_devices()) {
+    std::string id = device.name;
+    devices.push_back({std::move(id), "bundled", std::move(device)});
+  }
+  for (const auto& file : device_files()) {
+    try {
+      devices.push_back({file.id, file.path.string(),
+                         parse_device_profile(read_text_file(file.path), printable(file.path.string()))});
+    } catch (const InputError& error) {
+      std::cerr << "roofcast: warning: " << printable(error.what()) << "\n";
+    }
+  }
+  return devices;
+}
+
 void run_devices(const std::string& format) {
-  const std::vector<DeviceProfile> devices = bundled_devices();
+  const std::vector<NamedDevice> devices = named_devices();
   if (format == "json") {
     nlohmann::json list = nlohmann::json::array();
-    for (const auto& device : devices) list.push_back(to_json(device));
+    for (const auto& d : devices) {
+      nlohmann::json entry = to_json(d.device);
+      entry["id"] = d.id;
+      entry["source"] = printable(d.source);
+      list.push_back(std::move(entry));
+    }
     std::cout << json_text(list);
     return;
   }
   Table table;
-  table.columns = {{"device", false}, {"T_SP GFLOP/s"}, {"T_DP GFLOP/s"}, {"T_int GIOP/s"},
-                   {"T_add GIOP/s"},  {"T_ldst G/s"},   {"B_mem GB/s"}};
+  table.columns = {{"device", false}, {"name", false}, {"T_SP GFLOP/s"}, {"T_DP GFLOP/s"}, {"T_int GIOP/s"},
+                   {"T_add GIOP/s"},  {"T_ldst G/s"},   {"B_mem GB/s"},  {"source", false}};
   for (const auto& d : devices) {
-    const auto& t = d.throughput;
-    table.add_row({d.name, fmt::format("{:.2f}", t.fp32_gflops), fmt::format("{:.2f}", t.fp64_gflops),
+    const auto& t = d.device.throughput;
+    table.add_row({d.id, d.device.name, fmt::format("{:.2f}", t.fp32_gflops), fmt::format("{:.2f}", t.fp64_gflops),
                    fmt::format("{:.2f}", t.int32_mad_giops), fmt::format("{:.2f}", t.int32_add_giops),
-                   fmt::format("{:.2f}", t.shared_ldst_gops), fmt::format("{:.2f}", t.dram_gbps)});
+                   fmt::format("{:.2f}", t.shared_ldst_gops), fmt::format("{:.2f}", t.dram_gbps), d.source});
   }
-  std::cout << (format == "csv" ? render_csv(table) : render_text(table));
+  std::cout << (format == "csv" ? render_csv(table) : format == "markdown" ? render_markdown(table) : render_text(table));
   if (format == "table")
     std::cout << fmt::format("\nBundled kernel profiles: {}\n", fmt::join(bundled_profile_ids(), ", "));
 }
@@ -38,9 +73,11 @@ void run_devices(const std::string& format) {
 }  // namespace
 
 void add_devices_command(CLI::App& app) {
-  auto format = std::make_shared<std::string>("table");
-  CLI::App* command = app.add_subcommand("devices", "List the bundled device profiles");
-  command->add_option("--format", *format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
+  auto format = std::make_shared<std::string>();
+  CLI::App* command = app.add_subcommand(
+      "devices", "List the devices --device takes by name: the bundled ones and the device profiles of the data folders "
+                 "($ROOFCAST_DATA_DIR, share/roofcast beside bin/, the source tree's data/)");
+  add_format_option(*command, *format, {"table", "csv", "json", "markdown"});
   command->callback([format] { run_devices(*format); });
 }
 

@@ -4,13 +4,14 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
-#include "output/diagnostics_output.hpp"
+#include "roofcast/output/diagnostics_output.hpp"
 #include "inputs.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
-#include "output/pipes_output.hpp"
-#include "roofcast/model/pipes_prediction.hpp"
-#include "roofcast/model/prediction_checks.hpp"
+#include "roofcast/output/pipes_explanation.hpp"
+#include "roofcast/output/prediction_output.hpp"
+#include "roofcast/model/predictor.hpp"
+#include "roofcast/model/profile_prediction.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 
 namespace roofcast {
@@ -21,7 +22,8 @@ struct ExplainOptions {
   std::string profile;
   std::string kernel;
   std::string device;
-  std::string model = "pipes";
+  std::string model;
+  std::string format;
 };
 
 const KernelRecord& find_kernel(const KernelProfile& profile, const ExplainOptions& options) {
@@ -106,39 +108,40 @@ std::string prediction_section(const KernelParameters& k, const DeviceProfile& d
 }
 
 void run_explain(const ExplainOptions& options) {
+  const std::shared_ptr<const Predictor> predictor = make_predictor(options.model);
   const KernelProfile profile = load_profile(options.profile);
   const KernelRecord& kernel = find_kernel(profile, options);
   const DeviceProfile device = load_device(options.device);
-  const KernelParameters parameters = kernel_parameters_of(kernel);
-  const ThesisPrediction prediction = predict_thesis(parameters, device.throughput);
-  check_prediction(prediction, kernel.name, device.name);
+  KernelProfile one = profile;
+  one.kernels = {kernel};
+  const ProfilePrediction predicted = predict_profile(*predictor, one, {device});
+  const KernelPrediction& p = predicted.kernels.front();
 
+  if (options.format != "text") {
+    const auto printer = prediction_printer(options.format, std::cout, printable(options.profile), options.model, false);
+    printer->add(p);
+    printer->finish(predicted.totals);
+    return;
+  }
   std::cout << fmt::format("Kernel {} of {}, {} invocation(s), profiled on {}\n\n", printable(kernel.name),
                            printable(options.profile), kernel.invocations,
                            profile.reference_device.empty() ? "?" : printable(profile.reference_device));
-  std::optional<double> measured;
-  if (auto it = kernel.measured_ms_by_device.find(device.name); it != kernel.measured_ms_by_device.end())
-    measured = it->second;
-  else if (device.name == profile.reference_device)
-    measured = kernel.measured_ms;
-
-  if (options.model == "pipes") {
-    const PipesPrediction pipes = predict_pipes(kernel, device);
-    std::cout << pipes_explanation_text(pipes, device);
-    if (measured)
-      std::cout << fmt::format("  measured {:.6f} ms: error (predicted - measured) / measured = {:+.2f} %\n", *measured,
-                               100 * prediction_error(pipes.predicted_ms, *measured));
+  if (const PipesPrediction* pipes = p.prediction.pipes()) {
+    std::cout << pipes_explanation_text(*pipes, device);
+    if (p.measured_ms)
+      std::cout << fmt::format("  measured {:.6f} ms: error (predicted - measured) / measured = {:+.2f} %\n",
+                               *p.measured_ms, 100 * *p.error);
     std::cout << diagnostics_text(diagnose(kernel, device));
     return;
   }
+  const ThesisPrediction& thesis = *p.prediction.thesis();
   const auto* counters = std::get_if<KernelCounters>(&kernel.description);
   if (counters) std::cout << counters_section(counters->thesis);
-  std::cout << parameters_section(parameters, counters != nullptr);
-  std::cout << prediction_section(parameters, device, prediction);
-
-  if (measured)
-    std::cout << fmt::format("  measured {:.3f} ms: error (predicted - measured) / measured = {:+.2f} %\n", *measured,
-                             100 * prediction_error(prediction.predicted_ms, *measured));
+  std::cout << parameters_section(p.parameters, counters != nullptr);
+  std::cout << prediction_section(p.parameters, device, thesis);
+  if (p.measured_ms)
+    std::cout << fmt::format("  measured {:.3f} ms: error (predicted - measured) / measured = {:+.2f} %\n",
+                             *p.measured_ms, 100 * *p.error);
 }
 
 }  // namespace
@@ -152,8 +155,8 @@ void add_explain_command(CLI::App& app) {
   command->add_option("--kernel", options->kernel, "Kernel name (optional when the profile has one kernel)");
   command->add_option("--device", options->device, "Target device: a bundled name or a device-profile file")
       ->required();
-  command->add_option("--model", options->model, "Prediction model: thesis, or pipes (the multi-pipeline model)")
-      ->check(CLI::IsMember({"thesis", "pipes"}));
+  add_model_option(*command, options->model);
+  add_format_option(*command, options->format, {"text", "json", "csv"});
   command->callback([options] { run_explain(*options); });
 }
 

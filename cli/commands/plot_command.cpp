@@ -5,18 +5,20 @@
 #include <memory>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
+#include "roofcast/formats/validation_json.hpp"
 #include "roofcast/plots/accuracy_chart.hpp"
 #include "roofcast/plots/quadrant_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
 #include "roofcast/plots/roofline_chart.hpp"
 #include "roofcast/plots/validation_entries.hpp"
+#include "roofcast/model/device_name.hpp"
+#include "roofcast/model/predictor.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 
 namespace roofcast {
@@ -30,6 +32,7 @@ struct PlotOptions {
   std::string kernel;
   std::string validation;
   bool linear = false;
+  std::string model;
 };
 
 ChartTarget target_for(const std::string& output) {
@@ -59,7 +62,9 @@ void run_roofline(const PlotOptions& options) {
   const std::string output =
       options.output.empty() ? fmt::format("roofline-{}.svg", file_name_part(device.name)) : options.output;
   const std::string profile_label = std::filesystem::path(options.profile).stem().string();
-  draw(roofline_chart(device, profile ? &*profile : nullptr, profile_label, target_for(output)), output);
+  draw(roofline_chart(device, profile ? &*profile : nullptr, profile_label, target_for(output),
+                     *make_predictor(options.model)),
+       output);
 }
 
 void run_quadrant(const PlotOptions& options) {
@@ -77,7 +82,8 @@ void run_quadrant(const PlotOptions& options) {
   const std::vector<DeviceProfile> devices = load_devices(options.devices, false);
   const std::string output =
       options.output.empty() ? fmt::format("quadrant-{}.svg", file_name_part(kernel->name)) : options.output;
-  draw(quadrant_chart(*kernel, devices, target_for(output), options.linear ? QuadrantScale::linear : QuadrantScale::log),
+  draw(quadrant_chart(*kernel, devices, target_for(output), *make_predictor(options.model),
+                     options.linear ? QuadrantScale::linear : QuadrantScale::log),
        output);
 }
 
@@ -86,13 +92,12 @@ void run_accuracy(const PlotOptions& options) {
     throw InputError("plot accuracy: give either --validation FILE (from roofcast validate) or --profile P (a profile "
                      "with measured times)");
   std::vector<AccuracyEntry> entries;
-  std::string source_note, model = "thesis";
+  std::string source_note, model = options.model;
   if (!options.validation.empty()) {
-    const std::string text = read_text_file(options.validation);
-    entries = parse_validation_entries(text, printable(options.validation));
-    // parse_validation_entries has checked the document; only the model's name is read here.
-    if (const auto document = nlohmann::json::parse(text, nullptr, false); document.is_object())
-      model = document.value("model", model);
+    // The file's own model, whatever --model says.
+    ValidationFile file = parse_validation_file(read_text_file(options.validation), printable(options.validation));
+    entries = std::move(file.entries);
+    model = std::move(file.model);
     source_note = fmt::format("from {}", std::filesystem::path(options.validation).filename().string());
   } else {
     const KernelProfile profile = load_profile(options.profile);
@@ -100,8 +105,8 @@ void run_accuracy(const PlotOptions& options) {
     // The utilization correction needs the reference device; it is optional here.
     const DeviceProfile* reference = nullptr;
     for (const auto& device : devices)
-      if (device.name == profile.reference_device) reference = &device;
-    entries = validation_entries_from(predict_profile(profile, devices, reference));
+      if (same_device_name(device.name, profile.reference_device)) reference = &device;
+    entries = validation_entries_from(predict_profile(*make_predictor(options.model), profile, devices, reference));
     if (entries.empty())
       throw InputError(fmt::format("--profile {}: no kernel has a measured time on any of the devices, nothing to "
                                    "compare (measured_ms / measured_ms_by_device)",
@@ -126,6 +131,7 @@ void add_plot_command(CLI::App& app) {
       ->required();
   roofline->add_option("--profile", options->profile, "Kernel profile whose kernels are drawn (file or bundled name)");
   roofline->add_option("--output,-o", options->output, output_help + " (default: roofline-DEVICE.svg)");
+  add_model_option(*roofline, options->model);
   roofline->callback([options] { run_roofline(*options); });
 
   CLI::App* quadrant = plot->add_subcommand("quadrant", "Quadrant-split chart of one kernel on many devices");
@@ -136,6 +142,7 @@ void add_plot_command(CLI::App& app) {
   quadrant->add_option("--output,-o", options->output, output_help + " (default: quadrant-KERNEL.svg)");
   quadrant->add_flag("--linear", options->linear,
                      "Linear axes with the kernel's line from the origin, as the thesis draws it (default: log-log)");
+  add_model_option(*quadrant, options->model);
   quadrant->callback([options] { run_quadrant(*options); });
 
   CLI::App* accuracy = plot->add_subcommand("accuracy", "Predicted vs measured times and their error distribution");
@@ -144,6 +151,7 @@ void add_plot_command(CLI::App& app) {
                        "Instead of --validation: a kernel profile with measured times (measured_ms_by_device)");
   accuracy->add_option("--device", options->devices, "With --profile: devices (default: every bundled device)");
   accuracy->add_option("--output,-o", options->output, output_help + " (default: accuracy.svg)");
+  add_model_option(*accuracy, options->model);
   accuracy->callback([options] { run_accuracy(*options); });
 }
 

@@ -6,12 +6,11 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
-#include "output/pipes_output.hpp"
-#include "output/prediction_output.hpp"
+#include "roofcast/output/prediction_output.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
-#include "roofcast/model/device_rates.hpp"
-#include "roofcast/model/kernel_work.hpp"
+#include "roofcast/model/device_name.hpp"
+#include "roofcast/model/predictor.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 
 namespace roofcast {
@@ -24,8 +23,8 @@ struct PredictOptions {
   bool all_devices = false;
   bool utilization_correction = false;
   std::string reference_device;
-  std::string format = "table";
-  std::string model = "pipes";
+  std::string format;
+  std::string model;
 };
 
 DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOptions& options,
@@ -36,7 +35,7 @@ DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOp
                                  "(or give --reference-device)",
                                  options.profile));
   for (const auto& device : devices) {
-    if (device.name == profile.reference_device) return device;
+    if (same_device_name(device.name, profile.reference_device)) return device;
   }
   try {
     return load_device(profile.reference_device);
@@ -48,45 +47,24 @@ DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOp
 }
 
 // Predictions go to the printer as they are made: a million of them (100,000 kernels x 10
-// devices) are never held at once. Each kernel's work and each device's rates are worked out once.
-void run_predict_pipes(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
-                       const DeviceProfile* reference, const PredictOptions& options) {
-  if (options.format == "table")
-    std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: pipes\n\n", printable(options.profile),
-                             profile.kernels.size(),
-                             profile.reference_device.empty() ? "unknown" : printable(profile.reference_device));
-  const auto printer = pipes_printer(options.format, std::cout, printable(options.profile));
-  std::vector<DeviceRates> rates;
-  for (const auto& device : devices) rates.push_back(device_rates_of(device));
-  for (const auto& kernel : profile.kernels) {
-    const KernelWork work = kernel_work_of(kernel);
-    for (size_t d = 0; d < devices.size(); ++d) {
-      const DeviceProfile& device = devices[d];
-      PipesKernelPrediction p{kernel.name, device.name, predict_pipes(kernel, work, device, rates[d]),
-                              measured_on(kernel, device.name, profile.reference_device), std::nullopt};
-      if (reference && kernel.measured_ms)
-        p.corrected_ms = calibrated_pipes_ms(kernel, device, *reference, *kernel.measured_ms);
-      printer->add(p);
-    }
-  }
-  printer->finish();
-}
-
+// devices) are never held at once.
 void run_predict(const PredictOptions& options) {
+  const std::shared_ptr<const Predictor> predictor = make_predictor(options.model);
   const KernelProfile profile = load_profile(options.profile);
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
   std::unique_ptr<DeviceProfile> reference;
   if (options.utilization_correction)
     reference = std::make_unique<DeviceProfile>(reference_device_for(profile, options, devices));
-  if (options.model == "pipes") return run_predict_pipes(profile, devices, reference.get(), options);
 
-  if (options.format == "table")
+  if (options.format == "table" || options.format == "markdown")
     std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: {}\n\n", printable(options.profile),
                              profile.kernels.size(),
-                             profile.reference_device.empty() ? "unknown" : printable(profile.reference_device), options.model);
-  const auto printer = prediction_printer(options.format, std::cout, printable(options.profile), reference != nullptr);
+                             profile.reference_device.empty() ? "unknown" : printable(profile.reference_device),
+                             options.model);
+  const auto printer =
+      prediction_printer(options.format, std::cout, printable(options.profile), options.model, reference != nullptr);
   const std::vector<DeviceTotal> totals =
-      predict_profile(profile, devices, reference.get(), [&](KernelPrediction&& p) { printer->add(p); });
+      predict_profile(*predictor, profile, devices, reference.get(), [&](KernelPrediction&& p) { printer->add(p); });
   printer->finish(totals);
 }
 
@@ -107,12 +85,8 @@ void add_predict_command(CLI::App& app) {
   command->add_option("--reference-device", options->reference_device,
                       "Device profile of the profile's reference device, for --utilization-correction "
                       "(default: the bundled device the profile names)");
-  command->add_option("--format", options->format, "Output format")
-      ->check(CLI::IsMember({"table", "json", "csv"}));
-  command->add_option("--model", options->model,
-                      "Prediction model: thesis (Konstantinidis 2017, the default), or pipes (the multi-pipeline "
-                      "model, docs/pipes-model.md)")
-      ->check(CLI::IsMember({"thesis", "pipes"}));
+  add_format_option(*command, options->format, {"table", "csv", "json", "markdown"});
+  add_model_option(*command, options->model);
   command->callback([options] { run_predict(*options); });
 }
 

@@ -8,11 +8,13 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
-#include "output/table.hpp"
+#include "roofcast/output/markdown.hpp"
+#include "roofcast/output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/device_ranking.hpp"
+#include "roofcast/model/predictor.hpp"
 #include "roofcast/plots/ranking_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
 
@@ -25,8 +27,9 @@ struct RankOptions {
   std::vector<std::string> devices;
   bool all_devices = false;
   size_t top = 3;
-  std::string format = "table";
+  std::string format;
   std::string chart;
+  std::string model;
 };
 
 nlohmann::json optional_number(const std::optional<double>& value) {
@@ -41,7 +44,7 @@ nlohmann::json transfers_json(const std::vector<TransferPrediction>& transfers) 
   return list;
 }
 
-nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string& profile) {
+nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string& profile, const std::string& model) {
   nlohmann::json devices = nlohmann::json::array();
   for (size_t i = 0; i < ranks.size(); ++i) {
     const DeviceRank& r = ranks[i];
@@ -62,7 +65,7 @@ nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string
                        {"break_even_iterations", optional_number(r.break_even_iterations)},
                        {"top_kernels", top}});
   }
-  return {{"format", "roofcast-ranking"}, {"version", 1}, {"model", "thesis"}, {"profile", profile},
+  return {{"format", "roofcast-ranking"}, {"version", 1}, {"model", model}, {"profile", profile},
           {"devices", devices}};
 }
 
@@ -87,11 +90,14 @@ Table rank_table(const std::vector<DeviceRank>& ranks) {
 void run_rank(const RankOptions& options) {
   const KernelProfile profile = load_profile(options.profile);
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
-  const auto ranks = rank_devices(predict_profile(profile, devices), profile, devices, options.top);
+  const auto ranks =
+      rank_devices(predict_profile(*make_predictor(options.model), profile, devices), profile, devices, options.top);
   if (options.format == "json") {
-    std::cout << json_text(rank_json(ranks, printable(options.profile)));
+    std::cout << json_text(rank_json(ranks, printable(options.profile), options.model));
   } else if (options.format == "csv") {
     std::cout << render_csv(rank_table(ranks));
+  } else if (options.format == "markdown") {
+    std::cout << render_markdown(rank_table(ranks));
   } else {
     std::cout << render_text(rank_table(ranks));
     if (std::any_of(ranks.begin(), ranks.end(), [](const auto& r) { return r.break_even_iterations.has_value(); }))
@@ -128,7 +134,8 @@ void add_rank_command(CLI::App& app) {
                       "Device: a bundled name or a device-profile file (repeatable; default: every bundled device)");
   command->add_flag("--all-devices", options->all_devices, "Rank every bundled device");
   command->add_option("--top", options->top, "Longest kernels shown per device")->check(CLI::PositiveNumber);
-  command->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"table", "json", "csv"}));
+  add_format_option(*command, options->format, {"table", "csv", "json", "markdown"});
+  add_model_option(*command, options->model);
   command->add_option("--chart", options->chart, "Also draw the ranking as a bar chart (.svg, .png or .pdf)");
   command->callback([options] { run_rank(*options); });
 }

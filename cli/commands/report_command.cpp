@@ -13,10 +13,13 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
-#include "output/table.hpp"
+#include "roofcast/output/table.hpp"
+#include "roofcast/formats/command_line.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
+#include "roofcast/model/device_name.hpp"
+#include "roofcast/model/predictor.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 #include "roofcast/plots/accuracy_chart.hpp"
 #include "roofcast/plots/chart_values.hpp"
@@ -26,6 +29,7 @@
 #include "roofcast/plots/report_warnings.hpp"
 #include "roofcast/plots/roofline_chart.hpp"
 #include "roofcast/plots/validation_entries.hpp"
+#include "roofcast/version.hpp"
 
 namespace roofcast {
 
@@ -37,6 +41,7 @@ struct ReportOptions {
   std::string output;
   int quadrant_kernels = 3;
   size_t top = 50;
+  std::string model;
 };
 
 constexpr const char* kPredictionsFile = "predictions.csv";
@@ -48,7 +53,7 @@ std::vector<size_t> heaviest_kernels(const KernelProfile& profile, const Profile
   std::vector<std::pair<double, size_t>> totals;
   for (size_t k = 0; k < profile.kernels.size(); ++k) {
     double total = 0;
-    for (size_t d = 0; d < devices; ++d) total += prediction.kernels[k * devices + d].thesis.predicted_ms;
+    for (size_t d = 0; d < devices; ++d) total += prediction.kernels[k * devices + d].predicted_ms();
     totals.emplace_back(total, k);
   }
   std::stable_sort(totals.begin(), totals.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -76,8 +81,8 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
       row = {first.kernel, std::string(to_string(first.parameters.type))};
       for (size_t d = 0; d < devices; ++d) {
         const KernelPrediction& p = prediction.kernels[k * devices + d];
-        row.push_back(fmt::format("{}", p.thesis.predicted_ms));
-        row.push_back(to_string(p.thesis.bound));
+        row.push_back(fmt::format("{}", p.predicted_ms()));
+        row.push_back(to_string(p.prediction.bound));
         row.push_back(p.measured_ms ? fmt::format("{}", *p.measured_ms) : "");
       }
       csv.write_row(row);
@@ -117,8 +122,16 @@ void run_report(const ReportOptions& options) {
   const std::vector<DeviceProfile> devices = load_devices(options.devices, false);
   const DeviceProfile* reference = nullptr;
   for (const auto& device : devices)
-    if (device.name == profile.reference_device) reference = &device;
-  const ProfilePrediction prediction = predict_profile(profile, devices, reference);
+    if (same_device_name(device.name, profile.reference_device)) reference = &device;
+  const std::shared_ptr<const Predictor> predictor = make_predictor(options.model);
+  // A large profile's pipes details are kept only for the kernels the page shows (below): a
+  // million of them would not fit in memory.
+  const bool large_profile = profile.kernels.size() > options.top;
+  ProfilePrediction prediction;
+  prediction.totals = predict_profile(*predictor, profile, devices, reference, [&](KernelPrediction&& p) {
+    if (large_profile && p.prediction.pipes()) p.prediction.details = std::shared_ptr<const PipesPrediction>();
+    prediction.kernels.push_back(std::move(p));
+  });
   require_finite_times(prediction);  // every time is printed on the page
 
   const std::filesystem::path folder(options.output);
@@ -130,28 +143,34 @@ void run_report(const ReportOptions& options) {
 
   ReportContent content;
   content.profile_label = profile_label;
+  content.model = options.model;
   content.profile = &profile;
   content.prediction = &prediction;
   for (const auto& device : devices) content.device_names.push_back(device.name);
   content.warnings = report_warnings(profile, prediction);
-  const bool large = profile.kernels.size() > options.top;
-  if (large) content.shown_kernels = heaviest_kernels(profile, prediction, options.top);
+  const bool large = large_profile;
+  if (large) {
+    content.shown_kernels = heaviest_kernels(profile, prediction, options.top);
+    for (const size_t k : content.shown_kernels)
+      for (size_t d = 0; d < devices.size(); ++d)
+        prediction.kernels[k * devices.size() + d].prediction = predictor->predict(profile.kernels[k], devices[d]);
+  }
   std::filesystem::create_directories(folder);
   write_full_data(folder, prediction, content.warnings, outputs);
   content.predictions_file = kPredictionsFile;
   content.warnings_file = kWarningsFile;
-  content.generated_by = fmt::format("roofcast, {:%Y-%m-%d %H:%M} UTC",
-                                     fmt::gmtime(std::chrono::system_clock::to_time_t(std::chrono::system_clock::now())));
+  content.generated_by = fmt::format("{}, {}", version_text(),
+                                     utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable));
 
   for (const auto& device : devices) {
     const std::string name = fmt::format("roofline-{}.svg", file_name_part(device.name));
     content.charts.push_back(draw_for_report(
-        roofline_chart(device, &profile, profile_label, *chart_target_for(name), options.top), charts_folder,
+        roofline_chart(device, &profile, profile_label, *chart_target_for(name), *predictor, options.top), charts_folder,
         fmt::format("Roofline of {}", device.name),
-        fmt::format("Each kernel at its operational intensity O_krn and the throughput the model predicts it "
-                    "attains on {} (T'_op when compute bound, O_krn x B_mem when memory bound); hollow markers: "
+        fmt::format("Each kernel at its operational intensity O_krn and the throughput the {} model predicts it "
+                    "attains on {} (its work over its predicted time); hollow markers: "
                     "measured, where known. Marker size: share of the profile's predicted time.{}",
-                    device.name,
+                    options.model, device.name,
                     large ? fmt::format(" The {} kernels with the most predicted time on this device are drawn.",
                                         options.top)
                           : ""),
@@ -162,11 +181,11 @@ void run_report(const ReportOptions& options) {
     const KernelRecord* kernel = &profile.kernels[index];
     const std::string name = fmt::format("quadrant-{}.svg", file_name_part(kernel->name));
     content.charts.push_back(draw_for_report(
-        quadrant_chart(*kernel, devices, *chart_target_for(name)), charts_folder,
+        quadrant_chart(*kernel, devices, *chart_target_for(name), *predictor), charts_folder,
         fmt::format("Quadrant split of {}", kernel->name),
         "Each device at its measured (B_mem, T_op); hollow: after the E_mix x E_instr adjustment; arrow: to the "
         "kernel's line, a vertical drop when memory bound, a horizontal move when compute bound. The diamond's height "
-        "is the predicted throughput.",
+        "is the throughput the " + options.model + " model predicts.",
         missing, outputs));
   }
   std::vector<AccuracyEntry> entries = validation_entries_from(prediction);
@@ -178,7 +197,7 @@ void run_report(const ReportOptions& options) {
   if (!entries.empty())
     content.charts.push_back(draw_for_report(
         accuracy_chart(entries, fmt::format("stored in profile {}", profile_label),
-                       *chart_target_for("accuracy.svg")),
+                       *chart_target_for("accuracy.svg"), options.model),
         charts_folder, "Prediction accuracy",
         fmt::format("Predicted against measured time (the band: within 25 %), and the share of predictions within each "
                     "error. Measured times come from the profile (measured_ms, measured_ms_by_device).{}",
@@ -219,6 +238,7 @@ void add_report_command(CLI::App& app) {
                       "Kernels in the tables and roofline charts of a larger profile: the N with the most predicted "
                       "time (default 50); every prediction is in predictions.csv beside index.html")
       ->check(CLI::PositiveNumber);
+  add_model_option(*command, options->model);
   command->callback([options] { run_report(*options); });
 }
 

@@ -6,12 +6,12 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
-#include "output/table.hpp"
+#include "roofcast/output/markdown.hpp"
+#include "roofcast/output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
-#include "roofcast/model/prediction_checks.hpp"
-#include "roofcast/model/thesis_prediction.hpp"
+#include "roofcast/model/predictor.hpp"
 #include "roofcast/model/work_split.hpp"
 
 namespace roofcast {
@@ -24,7 +24,8 @@ struct SplitOptions {
   std::vector<std::string> devices;
   bool all_devices = false;
   long long blocks = 0;
-  std::string format = "table";
+  std::string format;
+  std::string model;
 };
 
 nlohmann::json split_json(const WorkSplit& split, const SplitOptions& options) {
@@ -32,7 +33,7 @@ nlohmann::json split_json(const WorkSplit& split, const SplitOptions& options) {
   for (const auto& d : split.devices)
     devices.push_back({{"device", d.device}, {"alone_ms", d.alone_ms}, {"sm_count", d.sm_count},
                        {"ideal_share", d.ideal_share}, {"blocks", d.blocks}, {"rounded_ms", d.rounded_ms}});
-  return {{"format", "roofcast-split"}, {"version", 1},          {"model", "thesis"},
+  return {{"format", "roofcast-split"}, {"version", 1},          {"model", options.model},
           {"profile", printable(options.profile)}, {"kernel", options.kernel}, {"total_blocks", split.total_blocks},
           {"devices", devices},          {"fastest_alone_ms", split.fastest_alone_ms},
           {"ideal_ms", split.ideal_ms},  {"rounded_ms", split.rounded_ms},
@@ -56,11 +57,10 @@ void run_split(const SplitOptions& options) {
                                    options.profile, kernel->launch_shapes.size(), options.kernel));
     blocks = static_cast<long long>(kernel->launch_shapes.front().blocks());
   }
-  const KernelParameters parameters = kernel_parameters_of(*kernel);
+  const std::shared_ptr<const Predictor> predictor = make_predictor(options.model);
   std::vector<DeviceTime> times;
   for (const auto& device : devices) {
-    const ThesisPrediction prediction = predict_thesis(parameters, device.throughput);
-    check_prediction(prediction, kernel->name, device.name);
+    const ModelPrediction prediction = predictor->predict(*kernel, device);
     if (prediction.predicted_ms <= 0)
       throw InputError(fmt::format("kernel \"{}\" on device \"{}\": predicted time 0 ms, nothing to split",
                                    kernel->name, device.name));
@@ -68,15 +68,19 @@ void run_split(const SplitOptions& options) {
   }
   const WorkSplit split = split_work(times, blocks);
 
+  Table table;
+  table.columns = {{"device", false}, {"alone ms"}, {"SMs"}, {"ideal share %"}, {"blocks"}, {"its part ms"}};
+  for (const auto& d : split.devices)
+    table.add_row({d.device, fmt::format("{:.3f}", d.alone_ms), d.sm_count > 0 ? fmt::format("{}", d.sm_count) : "?",
+                   fmt::format("{:.2f}", 100 * d.ideal_share), fmt::format("{}", d.blocks),
+                   fmt::format("{:.3f}", d.rounded_ms)});
   if (options.format == "json") {
     std::cout << json_text(split_json(split, options));
+  } else if (options.format == "csv") {
+    std::cout << render_csv(table);
+  } else if (options.format == "markdown") {
+    std::cout << render_markdown(table);
   } else {
-    Table table;
-    table.columns = {{"device", false}, {"alone ms"}, {"SMs"}, {"ideal share %"}, {"blocks"}, {"its part ms"}};
-    for (const auto& d : split.devices)
-      table.add_row({d.device, fmt::format("{:.3f}", d.alone_ms), d.sm_count > 0 ? fmt::format("{}", d.sm_count) : "?",
-                     fmt::format("{:.2f}", 100 * d.ideal_share), fmt::format("{}", d.blocks),
-                     fmt::format("{:.3f}", d.rounded_ms)});
     std::cout << fmt::format("Kernel {} split into {} blocks\n\n", printable(options.kernel), split.total_blocks)
               << render_text(table)
               << fmt::format("\nfastest device alone {:.3f} ms; ideal split {:.3f} ms ({:.1f} % gain); "
@@ -101,7 +105,8 @@ void add_split_command(CLI::App& app) {
   command->add_option("--blocks", options->blocks,
                       "Thread blocks of the kernel (its grid size; default: the grid the profile recorded)")
       ->check(CLI::PositiveNumber);
-  command->add_option("--format", options->format, "Output format")->check(CLI::IsMember({"table", "json"}));
+  add_format_option(*command, options->format, {"table", "csv", "json", "markdown"});
+  add_model_option(*command, options->model);
   command->callback([options] { run_split(*options); });
 }
 

@@ -7,7 +7,7 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
-#include "output/table.hpp"
+#include "roofcast/output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/printable_text.hpp"

@@ -11,9 +11,10 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
-#include "output/ablation_output.hpp"
-#include "output/validation_output.hpp"
+#include "roofcast/output/ablation_output.hpp"
+#include "roofcast/output/validation_output.hpp"
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/formats/command_line.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/json_text.hpp"
@@ -36,7 +37,8 @@ struct ValidateOptions {
   bool allow_missing = false;
   std::string output;
   std::string markdown;
-  std::string model = "pipes";
+  std::string model;
+  std::string format;
   bool ablation = false;
 };
 
@@ -103,20 +105,13 @@ std::unique_ptr<DeviceProfile> find_reference_device(const ValidateOptions& opti
   return nullptr;
 }
 
-std::string quoted_if_needed(const std::string& word) {
-  if (word.find_first_of(" \t'\"$\\") == std::string::npos) return word;
-  std::string out = "'";
-  for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 // The command line that reproduces this report, for its header.
 std::string command_line(const ValidateOptions& o) {
   std::vector<std::string> words = {"roofcast", "validate"};
   auto add = [&](const std::string& flag, const std::vector<std::string>& values) {
     for (const auto& v : values) {
       words.push_back(flag);
-      words.push_back(quoted_if_needed(v));
+      words.push_back(v);
     }
   };
   add("--reference-profile", o.profiles);
@@ -129,16 +124,7 @@ std::string command_line(const ValidateOptions& o) {
   if (!o.markdown.empty()) add("--markdown", {o.markdown});
   add("--model", {o.model});
   if (o.ablation) words.push_back("--ablation");
-  return fmt::format("{}", fmt::join(words, " "));
-}
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
-  return text;
+  return shell_command(words);
 }
 
 void run_validate(const ValidateOptions& options) {
@@ -156,7 +142,8 @@ void run_validate(const ValidateOptions& options) {
     if (reference_name.empty()) reference_name = p.profile.reference_device;
   }
   const auto reference = find_reference_device(options, reference_name, devices);
-  JoinOptions join_options = join_options_for(options.model);
+  JoinOptions join_options;
+  join_options.predictor = make_predictor(options.model);
   join_options.allow_missing = options.allow_missing;
   const JoinResult joined = join_predictions_with_measurements(profiles, devices, runs, reference.get(), join_options);
   if (joined.entries.empty()) throw InputError("validate: no kernel has a measured time on any device given");
@@ -176,27 +163,31 @@ void run_validate(const ValidateOptions& options) {
     }
   }
 
-  const ValidationContext context{command_line(options), utc_now(), joined.skipped, joined.notes};
+  const ValidationContext context{command_line(options), utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable), joined.skipped, joined.notes};
   // Both files are written, then both renamed into place: a failure on either changes neither.
+  nlohmann::json document = to_json(report);
+  document["generated"] = context.generated_utc;
+  document["command"] = context.command;
+  document["skipped"] = context.skipped;
+  document["notes"] = context.notes;
+  if (options.ablation) document["ablation"] = ablation_json(ablation);
+  const std::string markdown =
+      validation_markdown(report, context) + (options.ablation ? ablation_markdown(ablation) : "");
   OutputFiles outputs;
-  if (!options.output.empty()) {
-    nlohmann::json document = to_json(report);
-    document["generated"] = context.generated_utc;
-    document["command"] = context.command;
-    document["skipped"] = context.skipped;
-    document["notes"] = context.notes;
-    if (options.ablation) document["ablation"] = ablation_json(ablation);
-    outputs.add(options.output, json_text(document));
-  }
-  if (!options.markdown.empty())
-    outputs.add(options.markdown,
-                validation_markdown(report, context) + (options.ablation ? ablation_markdown(ablation) : ""));
+  if (!options.output.empty()) outputs.add(options.output, json_text(document));
+  if (!options.markdown.empty()) outputs.add(options.markdown, markdown);
   outputs.commit();
 
   // With a file on standard output (-), the table goes to stderr.
   std::ostream& table = options.output == "-" || options.markdown == "-" ? std::cerr : std::cout;
-  table << validation_table_text(report);
-  if (options.ablation) table << ablation_table_text(ablation);
+  if (options.format == "json") {
+    table << json_text(document);
+  } else if (options.format == "markdown") {
+    table << markdown;
+  } else {
+    table << validation_table_text(report);
+    if (options.ablation) table << ablation_table_text(ablation);
+  }
   for (const auto& s : joined.skipped) std::cerr << "roofcast: note: not measured, left out: " << printable(s) << "\n";
   for (const auto& n : joined.notes) std::cerr << "roofcast: note: " << printable(n) << "\n";
 }
@@ -225,8 +216,8 @@ void add_validate_command(CLI::App& app) {
   command->add_option("--output", options->output,
                       "Write the validation JSON (roofcast-validation) to this file (-: standard output)");
   command->add_option("--markdown", options->markdown, "Write a markdown report to this file (-: standard output)");
-  command->add_option("--model", options->model, "Prediction model: thesis, or pipes (the multi-pipeline model)")
-      ->check(CLI::IsMember({"thesis", "pipes"}));
+  add_model_option(*command, options->model);
+  add_format_option(*command, options->format, {"table", "json", "markdown"});
   command->add_flag("--ablation", options->ablation,
                     "Also score the thesis model, the pipes model, and the pipes model with each term switched off");
   command->callback([options] { run_validate(*options); });

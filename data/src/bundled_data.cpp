@@ -1,20 +1,11 @@
 #include "roofcast/data/bundled_data.hpp"
 
-#include <cctype>
-
+#include "roofcast/model/device_name.hpp"
 #include "roofcast/formats/profile_json.hpp"
 
 namespace roofcast {
 
 namespace {
-
-std::string normalized(std::string_view name) {
-  std::string result;
-  for (const char c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c))) result += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return result;
-}
 
 std::string source_name(const BundledFile& file) {
   return std::string(file.kind == BundledFile::Kind::device ? "data/devices/" : "data/profiles/") +
@@ -32,19 +23,17 @@ std::vector<DeviceProfile> bundled_devices() {
 }
 
 std::optional<DeviceProfile> find_bundled_device(std::string_view name) {
-  const std::string wanted = normalized(name);
   for (const auto& file : bundled_files()) {
     if (file.kind != BundledFile::Kind::device) continue;
     DeviceProfile device = parse_device_profile(file.text, source_name(file));
-    if (normalized(device.name) == wanted || normalized(file.id) == wanted) return device;
+    if (same_device_name(device.name, name) || same_device_name(file.id, name)) return device;
   }
   return std::nullopt;
 }
 
 std::optional<KernelProfile> find_bundled_profile(std::string_view id) {
-  const std::string wanted = normalized(id);
   for (const auto& file : bundled_files()) {
-    if (file.kind == BundledFile::Kind::profile && normalized(file.id) == wanted)
+    if (file.kind == BundledFile::Kind::profile && same_device_name(file.id, id))
       return parse_kernel_profile(file.text, source_name(file));
   }
   return std::nullopt;

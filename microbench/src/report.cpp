@@ -70,23 +70,19 @@ DeviceProfile make_device_profile(const SuiteResult& result, const std::string& 
 }
 
 json device_profile_json(const SuiteResult& result, const Provenance& provenance) {
-  json document = to_json(make_device_profile(result, provenance.profile_name));
+  DeviceProfileDetails details;
+  json& document = details.members;
 
   // Per-point spread beside the median the public format requires.
-  for (size_t i = 0; i < result.sweep.size(); ++i) {
-    const SweepPoint& p = result.sweep[i];
-    json& point = document["roofline_sweep"][i];
-    point["elements"] = p.elements;
-    point["time_ms_min"] = p.time_ms.min;
-    point["time_ms_max"] = p.time_ms.max;
-    point["verified"] = p.verified;
-  }
+  for (const SweepPoint& p : result.sweep)
+    details.roofline_sweep.push_back(
+        {{"elements", p.elements}, {"time_ms_min", p.time_ms.min}, {"time_ms_max", p.time_ms.max}, {"verified", p.verified}});
 
   // Beside each copy fit: how well the line fits and the sizes it was fitted over.
   json transfer_sweep = json::array();
   for (const auto& sweep : result.transfers) {
     if (sweep.bandwidth_gbps <= 0 || sweep.points.empty()) continue;
-    json& fit = document["transfers"][sweep.key];
+    json& fit = details.transfers[sweep.key];
     fit["worst_relative_residual"] = sweep.worst_relative_residual;
     fit["sizes"] = sweep.points.size();
     fit["smallest_bytes"] = sweep.points.front().bytes;
@@ -177,7 +173,8 @@ json device_profile_json(const SuiteResult& result, const Provenance& provenance
                             {"roofcast_version", provenance.roofcast_version},
                             {"quick", result.quick},
                             {"wall_seconds", result.wall_seconds}};
-  return document;
+  if (!provenance.roofcast_git.empty()) document["provenance"]["roofcast_git"] = provenance.roofcast_git;
+  return to_json(make_device_profile(result, provenance.profile_name), details);
 }
 
 std::string measurements_csv(const SuiteResult& result) {

@@ -11,11 +11,13 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include "output/table.hpp"
+#include "roofcast/output/table.hpp"
+#include "roofcast/formats/command_line.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/microbench/report.hpp"
 #include "roofcast/microbench/suite.hpp"
+#include "roofcast/version.hpp"
 
 namespace {
 
@@ -59,14 +61,9 @@ class ProgressBar {
 
 std::string command_line(int argc, char** argv) {
   const char* invoked_as = std::getenv("ROOFCAST_INVOKED_AS");
-  std::string command = invoked_as ? invoked_as : "roofcast-bench";
-  for (int i = 1; i < argc; ++i) {
-    const std::string argument = argv[i];
-    const bool plain = argument.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:%,+") ==
-                       std::string::npos;
-    command += plain && !argument.empty() ? " " + argument : " '" + argument + "'";
-  }
-  return command;
+  std::string command = invoked_as ? invoked_as : "roofcast-bench";  // already a command line: kept as it is
+  const std::vector<std::string> arguments(argv + 1, argv + argc);
+  return arguments.empty() ? command : command + " " + shell_command(arguments);
 }
 
 std::string format_value(double value) {
@@ -136,8 +133,9 @@ int run(const Options& options, int argc, char** argv) {
       provenance.profile_name += fmt::format(" (MPS {}%)", result.device.mps_active_thread_percentage);
   }
   provenance.command = command_line(argc, argv);
-  provenance.date_utc = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::chrono::system_clock::now()));
-  provenance.roofcast_version = ROOFCAST_VERSION;
+  provenance.date_utc = utc_time_text(std::chrono::system_clock::now());
+  provenance.roofcast_version = kVersion;
+  provenance.roofcast_git = kGitDescribe;
 
   if (!result.problems.empty() && (!result.find("fp32_gflops") || !result.find("dram_read_gbps")))
     throw std::runtime_error(result.problems.front());

@@ -12,7 +12,7 @@ namespace roofcast {
 bool chartable(double value) { return std::isfinite(value) && value >= kChartMin && value <= kChartMax; }
 
 void require_finite_times(const KernelPrediction& p) {
-  for (const auto& [what, value] : {std::pair<const char*, std::optional<double>>{"predicted", p.thesis.predicted_ms},
+  for (const auto& [what, value] : {std::pair<const char*, std::optional<double>>{"predicted", p.predicted_ms()},
                                     {"measured", p.measured_ms},
                                     {"corrected", p.corrected_ms}}) {
     if (!value || (std::isfinite(*value) && *value >= 0)) continue;

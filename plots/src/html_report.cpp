@@ -78,8 +78,8 @@ std::string selection_note(const ReportContent& c) {
                        kernels_shown(c).size(), kernel_count(c));
   if (!c.predictions_file.empty())
     note += fmt::format("{}Every kernel's predicted time, bound and measured time on every device: {}; every "
-                        "intermediate value: <code>roofcast predict --model thesis --format csv</code>.",
-                        note.empty() ? "" : " ", file_link(c.predictions_file));
+                        "intermediate value: <code>roofcast predict --model {} --format csv</code>.",
+                        note.empty() ? "" : " ", file_link(c.predictions_file), html_escaped(c.model));
   return note.empty() ? "" : "<p>" + note + "</p>\n";
 }
 
@@ -106,9 +106,9 @@ std::string prediction_matrix(const ReportContent& c) {
                         to_string(first.parameters.type));
     for (size_t d = 0; d < devices; ++d) {
       const auto& p = c.prediction->kernels[k * devices + d];
-      const bool memory = p.thesis.bound == Bound::memory;
-      html += fmt::format("<td class=\"{}\" title=\"{} bound\"><span class=\"bound\">{}</span> {}", to_string(p.thesis.bound),
-                          to_string(p.thesis.bound), memory ? "M" : "C", time_ms(p.thesis.predicted_ms));
+      const bool memory = p.prediction.bound == Bound::memory;
+      html += fmt::format("<td class=\"{}\" title=\"{} bound\"><span class=\"bound\">{}</span> {}", to_string(p.prediction.bound),
+                          to_string(p.prediction.bound), memory ? "M" : "C", time_ms(p.predicted_ms()));
       if (p.measured_ms)
         html += fmt::format("<br><span class=\"measured\">measured {} ({} %)</span>", time_ms(*p.measured_ms),
                             finite_or_dash(100 * p.error.value_or(0), "{:+.1f}"));
@@ -119,30 +119,47 @@ std::string prediction_matrix(const ReportContent& c) {
   return html + "</table></div>\n";
 }
 
-std::string details_row(const KernelPrediction& p) {
+std::string thesis_details_row(const KernelPrediction& p, const ThesisPrediction& t) {
   return fmt::format(
       "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name {}\">{}</td><td>{}</td><td>{}</td>"
       "<td>{}</td><td>{} %</td><td>{} %</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
       "<td>{}</td><td>{}</td></tr>\n",
-      html_escaped(p.kernel), html_escaped(p.device), to_string(p.thesis.bound), to_string(p.thesis.bound),
-      time_ms(p.thesis.predicted_ms), p.measured_ms ? time_ms(*p.measured_ms) : "&ndash;",
+      html_escaped(p.kernel), html_escaped(p.device), to_string(p.prediction.bound), to_string(p.prediction.bound),
+      time_ms(p.predicted_ms()), p.measured_ms ? time_ms(*p.measured_ms) : "&ndash;",
       p.error ? finite_or_dash(100 * *p.error, "{:+.2f}") : "&ndash;", finite_or_dash(100 * p.parameters.E_mix, "{:.2f}"),
-      finite_or_dash(100 * p.thesis.E_instr, "{:.2f}"), finite_or_dash(p.thesis.T_op, "{:.2f}"),
-      finite_or_dash(p.thesis.T_op_adjusted, "{:.2f}"), finite_or_dash(p.thesis.O_krn, "{:.4f}"),
-      finite_or_dash(p.thesis.O_dev, "{:.4f}"), finite_or_dash(p.parameters.W_comp, "{:.4g}"),
+      finite_or_dash(100 * t.E_instr, "{:.2f}"), finite_or_dash(t.T_op, "{:.2f}"),
+      finite_or_dash(t.T_op_adjusted, "{:.2f}"), finite_or_dash(t.O_krn, "{:.4f}"),
+      finite_or_dash(t.O_dev, "{:.4f}"), finite_or_dash(p.parameters.W_comp, "{:.4g}"),
       finite_or_dash(p.parameters.W_traf, "{:.4g}"));
 }
 
+std::string pipes_details_row(const KernelPrediction& p, const PipesPrediction& r) {
+  return fmt::format(
+      "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name {}\">{}</td><td>{}</td><td>{}</td>"
+      "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+      html_escaped(p.kernel), html_escaped(p.device), to_string(p.prediction.bound), html_escaped(r.limiter),
+      time_ms(p.predicted_ms()), p.measured_ms ? time_ms(*p.measured_ms) : "&ndash;",
+      p.error ? finite_or_dash(100 * *p.error, "{:+.2f}") : "&ndash;", time_ms(r.compute_ms), time_ms(r.memory_ms),
+      time_ms(r.latency.ms), time_ms(r.launch_ms));
+}
+
 std::string details_table(const ReportContent& c) {
+  const bool thesis = c.model == "thesis";
   std::string html =
       "<details><summary>Every intermediate value of the model (kernel &times; device)</summary>"
-      "<div class=\"scroll\"><table><tr><th class=\"name\">Kernel</th><th class=\"name\">Device</th>"
-      "<th class=\"name\">Bound</th><th>Predicted ms</th><th>Measured ms</th><th>Error %</th><th>E_mix</th>"
-      "<th>E_instr</th><th>T_op</th><th>T'_op</th><th>O_krn</th><th>O_dev</th><th>W_comp</th><th>W_traf (bytes)</th>"
-      "</tr>\n";
+      "<div class=\"scroll\"><table><tr><th class=\"name\">Kernel</th><th class=\"name\">Device</th>";
+  html += thesis ? "<th class=\"name\">Bound</th><th>Predicted ms</th><th>Measured ms</th><th>Error %</th><th>E_mix</th>"
+                   "<th>E_instr</th><th>T_op</th><th>T'_op</th><th>O_krn</th><th>O_dev</th><th>W_comp</th>"
+                   "<th>W_traf (bytes)</th></tr>\n"
+                 : "<th class=\"name\">Limiter</th><th>Predicted ms</th><th>Measured ms</th><th>Error %</th>"
+                   "<th>Compute ms</th><th>Memory ms</th><th>Latency ms</th><th>Launch ms</th></tr>\n";
   const size_t devices = c.device_names.size();
   for (const size_t k : kernels_shown(c))
-    for (size_t d = 0; d < devices; ++d) html += details_row(c.prediction->kernels[k * devices + d]);
+    for (size_t d = 0; d < devices; ++d) {
+      const KernelPrediction& p = c.prediction->kernels[k * devices + d];
+      if (const auto* t = p.prediction.thesis()) html += thesis_details_row(p, *t);
+      if (const auto* r = p.prediction.pipes()) html += pipes_details_row(p, *r);
+    }
   return html + "</table></div></details>\n";
 }
 
@@ -248,19 +265,26 @@ std::string html_report(const ReportContent& c) {
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
       "<title>roofcast report: {0}</title>\n<style>{1}</style>\n</head>\n<body>\n"
       "<h1>roofcast report: {0}</h1>\n"
-      "<p class=\"meta\">{2} kernels on {3} devices &middot; thesis model (Konstantinidis 2017) &middot; counters "
+      "<p class=\"meta\">{2} kernels on {3} devices &middot; {6} &middot; counters "
       "from reference device {4} &middot; {5}</p>\n",
       html_escaped(c.profile_label), kStyle, c.profile ? c.profile->kernels.size() : 0, c.device_names.size(),
-      html_escaped(reference), html_escaped(c.generated_by));
+      html_escaped(reference), html_escaped(c.generated_by),
+      c.model == "thesis" ? "thesis model (Konstantinidis 2017)" : html_escaped(c.model) + " model");
   html += "<h2>Totals per device</h2>\n" + device_totals_table(c);
   html += fmt::format("<h2>Warnings ({})</h2>\n", c.warnings.size()) + warnings_list(c);
-  html += "<h2>Predicted time per kernel (ms)</h2>\n"
-          "<p>M: memory bound (limited by DRAM bandwidth), C: compute bound (limited by the kernel's adjusted "
-          "throughput T'_op). Measured times, where the profile has them, below with the prediction's error.</p>\n" +
+  const bool thesis = c.model == "thesis";
+  html += std::string("<h2>Predicted time per kernel (ms)</h2>\n") +
+          (thesis ? "<p>M: memory bound (limited by DRAM bandwidth), C: compute bound (limited by the kernel's adjusted "
+                    "throughput T'_op). "
+                  : "<p>M: memory bound (DRAM, L2 or L1 traffic), C: compute bound (a pipe, the issue limit, tensor "
+                    "cores, shared memory or atomics). ") +
+          "Measured times, where the profile has them, below with the prediction's error.</p>\n" +
           selection_note(c) + prediction_matrix(c) + details_table(c);
   html += "<h2>Charts</h2>\n" + charts_section(c);
-  html += "<p class=\"meta\">Written by roofcast. Method: model.md (thesis chapters 3-4): predicted time = W_comp / "
-          "min(T'_op, O_krn &times; B_mem).</p>\n</body>\n</html>\n";
+  html += thesis ? "<p class=\"meta\">Written by roofcast. Method: model.md (thesis chapters 3-4): predicted time = "
+                   "W_comp / min(T'_op, O_krn &times; B_mem).</p>\n</body>\n</html>\n"
+                 : "<p class=\"meta\">Written by roofcast. Method: pipes-model.md: predicted time = launch + "
+                   "max(compute, memory, latency).</p>\n</body>\n</html>\n";
   return html;
 }
 

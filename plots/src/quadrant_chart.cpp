@@ -67,7 +67,8 @@ void require_finite(const QuadrantDevicePoint& p, const std::string& kernel) {
 
 }  // namespace
 
-std::vector<QuadrantDevicePoint> quadrant_points(const KernelRecord& kernel, const std::vector<DeviceProfile>& devices) {
+std::vector<QuadrantDevicePoint> quadrant_points(const KernelRecord& kernel, const std::vector<DeviceProfile>& devices,
+                                                 const Predictor& predictor) {
   const KernelParameters parameters = kernel_parameters_of(kernel);
   std::vector<QuadrantDevicePoint> points;
   for (const auto& device : devices) {
@@ -77,25 +78,32 @@ std::vector<QuadrantDevicePoint> quadrant_points(const KernelRecord& kernel, con
     point.bandwidth = device.throughput.dram_gbps;
     point.T_op = p.T_op;
     point.T_op_adjusted = p.T_op_adjusted;
-    point.bound = p.bound;
-    point.predicted_ms = p.predicted_ms;
-    point.line_y = p.T_predicted;
-    // Memory bound: all the bandwidth, at O_krn x B_mem. Compute bound: T'_op, using only the bandwidth it needs.
-    point.line_x = p.bound == Bound::memory                         ? point.bandwidth
-                   : std::isfinite(p.O_krn) && p.O_krn > 0 ? p.T_op_adjusted / p.O_krn
-                                                                    : 0;
+    const ModelPrediction model = predictor.predict(kernel, device);
+    point.bound = model.bound;
+    point.predicted_ms = model.predicted_ms;
+    if (model.thesis()) {
+      point.line_y = p.T_predicted;
+      // Memory bound: all the bandwidth, at O_krn x B_mem. Compute bound: T'_op, using only the bandwidth it needs.
+      point.line_x = p.bound == Bound::memory                ? point.bandwidth
+                     : std::isfinite(p.O_krn) && p.O_krn > 0 ? p.T_op_adjusted / p.O_krn
+                                                             : 0;
+    } else {
+      // Another model's time: the throughput it implies, and the bandwidth that throughput uses.
+      point.line_y = model.predicted_ms > 0 ? parameters.W_comp / (model.predicted_ms * 1e6) : 0;
+      point.line_x = std::isfinite(p.O_krn) && p.O_krn > 0 ? point.line_y / p.O_krn : 0;
+    }
     points.push_back(std::move(point));
   }
   return points;
 }
 
 GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<DeviceProfile>& devices,
-                            const ChartTarget& target, QuadrantScale scale) {
+                            const ChartTarget& target, const Predictor& predictor, QuadrantScale scale) {
   const KernelParameters parameters = kernel_parameters_of(kernel);
   const double O_krn = parameters.O_krn();
   // A line far beyond the axes' reach (O_krn near 0 or the double range) is not drawn.
   const bool has_line = chartable(O_krn);
-  const std::vector<QuadrantDevicePoint> points = quadrant_points(kernel, devices);
+  const std::vector<QuadrantDevicePoint> points = quadrant_points(kernel, devices, predictor);
   for (const auto& p : points) require_finite(p, kernel.name);
   const std::string unit = parameters.type == KernelType::int32 ? "GIOP/s" : "GFLOP/s";
   const std::string type(to_string(parameters.type));

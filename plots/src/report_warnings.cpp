@@ -94,14 +94,16 @@ std::vector<ReportWarning> report_warnings(const KernelProfile& profile, const P
     double shortest = INFINITY, lowest = INFINITY;
     for (size_t d = 0; d < device_count; ++d) {
       const KernelPrediction& p = prediction.kernels.at(k * device_count + d);
-      const double per_invocation = p.thesis.predicted_ms / kernel.invocations;
+      const double per_invocation = p.predicted_ms() / kernel.invocations;
       const double measured_per_invocation = p.measured_ms ? *p.measured_ms / kernel.invocations : INFINITY;
       if (std::min(per_invocation, measured_per_invocation) < kShortInvocationMs) {
         short_on.push_back(p.device);
         shortest = std::min({shortest, per_invocation, measured_per_invocation});
       }
-      const double utilization = parameters.E_mix * p.thesis.E_instr;
-      if (p.thesis.bound == Bound::compute && utilization < kLowUtilizationWarning) {
+      // The thesis model's adjustment of the peak; other models cost the instruction mix themselves.
+      const ThesisPrediction* thesis = p.prediction.thesis();
+      const double utilization = thesis ? parameters.E_mix * thesis->E_instr : 1;
+      if (p.prediction.bound == Bound::compute && utilization < kLowUtilizationWarning) {
         low_on.push_back(p.device);
         lowest = std::min(lowest, utilization);
       }

@@ -337,7 +337,7 @@ std::vector<RooflineKernelPoint> heaviest_points(std::vector<RooflineKernelPoint
 
 void write_kernels(DataFile& data, std::string& script, std::vector<std::string>& clauses,
                    const std::vector<RooflineKernelPoint>& kernels, size_t left_out, const Layout& layout,
-                   size_t key_rows) {
+                   size_t key_rows, const std::string& model) {
   std::string rows;
   bool any_measured = false;
   for (const auto& k : kernels) {
@@ -362,8 +362,9 @@ void write_kernels(DataFile& data, std::string& script, std::vector<std::string>
   const double step = std::min(0.032, (kTop - list_bottom) / static_cast<double>(shown + 2));
   script += "# Numbered key of the kernels (right margin): number, name, type, bound, predicted time, share.\n";
   script += fmt::format("set label {} at screen {:.3f}, {:.3f} left font ',10'\n",
-                        quoted(any_measured ? "Kernels (thesis model): filled = predicted, hollow = measured"
-                                            : "Kernels as the thesis model predicts them (size = share of time)"),
+                        quoted(any_measured
+                                   ? fmt::format("Kernels ({} model): filled = predicted, hollow = measured", model)
+                                   : fmt::format("Kernels as the {} model predicts them (size = share of time)", model)),
                         key_left, kTop + 0.03);
   script += fmt::format("set label {} at screen {:.3f}, {:.3f} left font 'Monospace,9'\n",
                         quoted(kernel_key_header(with_measured)), key_left, kTop - step * 0.5);
@@ -434,19 +435,23 @@ std::vector<RooflineCeiling> roofline_ceilings(const DeviceProfile& device) {
   return ceilings;
 }
 
-std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile) {
+std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile,
+                                                        const Predictor& predictor) {
   std::vector<RooflineKernelPoint> points;
   points.reserve(profile.kernels.size());
-  const std::vector<DeviceTotal> totals = predict_profile(profile, {device}, nullptr, [&](KernelPrediction&& p) {
+  const std::vector<DeviceTotal> totals = predict_profile(predictor, profile, {device}, nullptr, [&](KernelPrediction&& p) {
     require_finite_times(p);
     RooflineKernelPoint k;
     k.number = static_cast<int>(points.size()) + 1;
     k.name = std::move(p.kernel);
     k.type = p.parameters.type;
-    k.bound = p.thesis.bound;
-    k.O_krn = p.thesis.O_krn;
-    k.predicted_gops = p.thesis.T_predicted;
-    k.predicted_ms = p.thesis.predicted_ms;
+    k.bound = p.prediction.bound;
+    // The throughput the model's time implies (the thesis model's T_predicted, as it computes it).
+    const ThesisPrediction* thesis = p.prediction.thesis();
+    k.O_krn = thesis ? thesis->O_krn : p.parameters.O_krn();
+    k.predicted_gops = thesis ? thesis->T_predicted
+                              : p.predicted_ms() > 0 ? p.parameters.W_comp / (p.predicted_ms() * 1e6) : 0;
+    k.predicted_ms = p.predicted_ms();
     k.measured_ms = p.measured_ms;
     if (p.measured_ms && *p.measured_ms > 0) {
       const double measured_gops = p.parameters.W_comp / (*p.measured_ms * 1e6);
@@ -461,7 +466,7 @@ std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& dev
 }
 
 GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* profile, const std::string& profile_label,
-                            const ChartTarget& target, size_t max_kernels) {
+                            const ChartTarget& target, const Predictor& predictor, size_t max_kernels) {
   const std::vector<RooflineCeiling> ceilings = roofline_ceilings(device);
   for (const auto& c : ceilings)
     if (!chartable(c.value))
@@ -469,7 +474,7 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
                                    device.name, c.name, c.value, c.unit, kChartMin, kChartMax));
   std::vector<RooflineKernelPoint> kernels;
   size_t left_out = 0;
-  if (profile) kernels = heaviest_points(roofline_kernel_points(device, *profile), max_kernels, left_out);
+  if (profile) kernels = heaviest_points(roofline_kernel_points(device, *profile, predictor), max_kernels, left_out);
   const bool with_measured =
       std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return k.measured_ms.has_value(); });
   const Layout layout = layout_for(ceilings, kernels, device.roofline_sweep,
@@ -537,7 +542,7 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
                                   "spacing 1.1 font ',10'\n",
                                   layout.right + 0.015, kKeyBottom)
                     : "set key bottom right box opaque samplen 2 spacing 1.1 font ',10'\n";
-  if (profile) write_kernels(data, script, clauses, kernels, left_out, layout, key_rows);
+  if (profile) write_kernels(data, script, clauses, kernels, left_out, layout, key_rows, predictor.name());
   script += "# Roofs, then measured sweeps, then kernels.\n" + gnuplot::plot_command(clauses);
   chart.data = data.text();
   chart.script = std::move(script);

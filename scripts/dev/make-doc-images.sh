@@ -8,14 +8,14 @@ roofcast=${1:-build/bin/roofcast}
 out=docs/images
 mkdir -p "$out"
 
-"$roofcast" plot roofline --device "GTX-1060 6GB" --profile thesis-rodinia --output "$out/roofline-gtx-1060-6gb-rodinia.png"
-"$roofcast" plot quadrant --profile thesis-redblack --kernel sor_red --output "$out/quadrant-sor-red.png"
-"$roofcast" plot accuracy --profile thesis-redblack --output "$out/accuracy-thesis-redblack.png"
+"$roofcast" plot roofline --model thesis --device "GTX-1060 6GB" --profile thesis-rodinia --output "$out/roofline-gtx-1060-6gb-rodinia.png"
+"$roofcast" plot quadrant --model thesis --profile thesis-redblack --kernel sor_red --output "$out/quadrant-sor-red.png"
+"$roofcast" plot accuracy --model thesis --profile thesis-redblack --output "$out/accuracy-thesis-redblack.png"
 
 # The top of an HTML report, as headless Chromium shows it (skipped without chromium).
 if command -v chromium >/dev/null; then
   work=$(mktemp -d /tmp/roofcast-doc-images-XXXXXX)
-  "$roofcast" report --profile thesis-rodinia --device GTX-660 --device "GTX-1060 6GB" --output "$work/report" >/dev/null
+  "$roofcast" report --model thesis --profile thesis-rodinia --device GTX-660 --device "GTX-1060 6GB" --output "$work/report" >/dev/null
   timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$work/profile" \
     --window-size=1200,1500 --hide-scrollbars --screenshot="$out/report-thesis-rodinia.png" \

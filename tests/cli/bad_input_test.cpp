@@ -143,8 +143,8 @@ TEST_CASE("invocations beyond 2^31 give positive predicted times, never wrapped 
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   const auto prediction = nlohmann::json::parse(result.out)["predictions"][0];
-  CHECK(prediction["launch_ms"].get<double>() > 0);
-  CHECK(prediction["predicted_ms"].get<double>() >= prediction["launch_ms"].get<double>());
+  CHECK(prediction["details"]["launch_ms"].get<double>() > 0);
+  CHECK(prediction["predicted_ms"].get<double>() >= prediction["details"]["launch_ms"].get<double>());
 }
 
 TEST_CASE("split of the largest grid CUDA allows gives whole, non-negative block counts; a larger one is refused") {

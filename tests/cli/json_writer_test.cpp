@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "output/json_writer.hpp"
+#include "roofcast/output/json_writer.hpp"
 #include "roofcast/formats/json_text.hpp"
 
 TEST_CASE("JsonWriter writes what nlohmann::json::dump(2) writes for the same document") {

@@ -1,7 +1,7 @@
 // Names in markdown reports are text: no markup, no HTML, no broken tables.
 #include <catch2/catch.hpp>
 
-#include "output/markdown.hpp"
+#include "roofcast/output/markdown.hpp"
 
 using namespace roofcast;
 

@@ -4,7 +4,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "output/pipes_output.hpp"
+#include "roofcast/output/pipes_explanation.hpp"
+#include "roofcast/output/prediction_output.hpp"
 
 using namespace roofcast;
 
@@ -29,32 +30,41 @@ PipesPrediction latency_bound_prediction() {
 }
 
 // What `predict --model pipes --format <format>` prints for `predictions`.
-std::string printed(const std::string& format, const std::vector<PipesKernelPrediction>& predictions) {
+std::string printed(const std::string& format, const std::vector<KernelPrediction>& predictions) {
   std::ostringstream out;
-  const auto printer = pipes_printer(format, out, "p.json");
+  const auto printer = prediction_printer(format, out, "p.json", "pipes", false);
   for (const auto& p : predictions) printer->add(p);
-  printer->finish();
+  printer->finish({});
   return out.str();
 }
 
 }  // namespace
 
 TEST_CASE("pipes outputs: the latency term in JSON, CSV and the explanation") {
-  const PipesKernelPrediction k{"serial", "H200", latency_bound_prediction(), 238.0, std::nullopt};
+  const PipesPrediction prediction = latency_bound_prediction();
+  KernelPrediction k;
+  k.kernel = "serial";
+  k.device = "H200";
+  k.prediction = {prediction.predicted_ms, prediction.bound, prediction.limiter,
+                  std::make_shared<const PipesPrediction>(prediction)};
+  k.measured_ms = 238.0;
   const auto json = nlohmann::json::parse(printed("json", {k}));
+  CHECK(json["version"] == 2);
   const auto& p = json["predictions"][0];
   CHECK(p["limiter"] == "latency (fp32 dependency)");
-  CHECK(p["latency_ms"].get<double>() == Approx(239.7));
-  CHECK(p["latency"]["modelled"] == true);
-  CHECK(p["latency"]["kind"] == "fp32 dependency");
-  CHECK(p["latency"]["ns_per_instruction"]["dependency"].get<double>() == Approx(4.2));
-  CHECK(p["latency"]["warps_to_hide_latency"].get<double>() == Approx(9.4));
+  CHECK(p["predicted_ms"].get<double>() == Approx(239.7));
+  const auto& details = p["details"];
+  CHECK(details["latency_ms"].get<double>() == Approx(239.7));
+  CHECK(details["latency"]["modelled"] == true);
+  CHECK(details["latency"]["kind"] == "fp32 dependency");
+  CHECK(details["latency"]["ns_per_instruction"]["dependency"].get<double>() == Approx(4.2));
+  CHECK(details["latency"]["warps_to_hide_latency"].get<double>() == Approx(9.4));
 
   CHECK_THAT(printed("csv", {k}), Catch::Contains("latency_ms") && Catch::Contains("239.7"));
 
   DeviceProfile device;
   device.name = "H200";
-  const std::string text = pipes_explanation_text(k.prediction, device);
+  const std::string text = pipes_explanation_text(prediction, device);
   for (const char* expected : {"latency  fp32 dependency", "Latency (one warp's serial work): 51000000 instructions",
                                "dependency          4.200 ns per instruction",
                                "1 warps resident on the busiest scheduler; 9.4 needed to hide the latency",

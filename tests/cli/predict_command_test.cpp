@@ -13,19 +13,21 @@ TEST_CASE("predict --format json follows formats.md") {
   CHECK(result.err.empty());
   const auto document = nlohmann::json::parse(result.out);
   REQUIRE(document["predictions"].size() == 1);
+  CHECK(document["version"] == 2);
+  CHECK(document["model"] == "thesis");
   const auto& p = document["predictions"][0];
-  for (const char* key : {"kernel", "device", "predicted_ms", "bound", "E_mix", "E_instr", "T_op_adjusted", "O_krn",
-                          "O_dev"})
-    CHECK(p.contains(key));
+  for (const char* key : {"kernel", "device", "predicted_ms", "bound", "limiter", "details"}) CHECK(p.contains(key));
+  const auto& details = p["details"];
+  for (const char* key : {"E_mix", "E_instr", "T_op_adjusted", "O_krn", "O_dev"}) CHECK(details.contains(key));
   CHECK(p["kernel"] == "sor_red");
   CHECK(p["device"] == "GTX-660");
   CHECK(p["bound"] == "compute");
   CHECK(p["predicted_ms"].get<double>() == Approx(34.803).margin(5e-4));
-  CHECK(p["E_mix"].get<double>() == Approx(0.5769).margin(5e-5));
-  CHECK(p["E_instr"].get<double>() == Approx(0.5589).margin(5e-5));
-  CHECK(p["T_op_adjusted"].get<double>() == Approx(28.92).margin(5e-3));
-  CHECK(p["O_krn"].get<double>() == Approx(0.3019).margin(5e-5));
-  CHECK(p["O_dev"].get<double>() == Approx(0.2460).margin(5e-5));
+  CHECK(details["E_mix"].get<double>() == Approx(0.5769).margin(5e-5));
+  CHECK(details["E_instr"].get<double>() == Approx(0.5589).margin(5e-5));
+  CHECK(details["T_op_adjusted"].get<double>() == Approx(28.92).margin(5e-3));
+  CHECK(details["O_krn"].get<double>() == Approx(0.3019).margin(5e-5));
+  CHECK(details["O_dev"].get<double>() == Approx(0.2460).margin(5e-5));
   REQUIRE(document["totals"].size() == 1);
   CHECK(document["totals"][0]["predicted_ms"] == p["predicted_ms"]);
 }
@@ -84,12 +86,14 @@ TEST_CASE("predict --model pipes names the limiter and reports every cost") {
   // Memory bound: 32 x (70642416 + 33570816) DRAM bytes at B_mem 117.56 GB/s (no read/write split measured).
   CHECK(p["limiter"] == "DRAM");
   CHECK(p["predicted_ms"].get<double>() == Approx(32.0 * (70642416 + 33570816) / 117.56e9 * 1e3));
-  for (const char* cost : {"fp64 pipe", "alu pipe", "lsu pipe", "issue"}) CHECK(p["compute_costs_ms"].contains(cost));
-  CHECK(p["measured_pipes"] == false);
+  const auto& details = p["details"];
+  for (const char* cost : {"fp64 pipe", "alu pipe", "lsu pipe", "issue"})
+    CHECK(details["compute_costs_ms"].contains(cost));
+  CHECK(details["measured_pipes"] == false);
   // The thesis' data has no stall counters: the latency term is reported as not modelled.
-  CHECK(p["latency_ms"] == 0);
-  CHECK(p["latency"]["modelled"] == false);
-  CHECK_THAT(p["latency"]["note"].get<std::string>(), Catch::Contains("latency not modelled"));
+  CHECK(details["latency_ms"] == 0);
+  CHECK(details["latency"]["modelled"] == false);
+  CHECK_THAT(details["latency"]["note"].get<std::string>(), Catch::Contains("latency not modelled"));
 
   const auto table = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "GTX-660", "--model", "pipes"});
   REQUIRE(table.exit_code == 0);

@@ -23,8 +23,8 @@ TEST_CASE("rank orders the bundled devices by predicted time") {
 
 TEST_CASE("split divides blocks by predicted speed and reports the ideal time") {
   // sor_red: GTX-480 20.414 ms, GTX-660 34.803 ms alone (thesis Table 5.6).
-  const auto result = run_roofcast({"split", "--profile", "thesis-redblack", "--kernel", "sor_red", "--device",
-                                    "GTX-480", "--device", "GTX-660", "--blocks", "1000", "--format", "json"});
+  const auto result = run_roofcast({"split", "--model", "thesis", "--profile", "thesis-redblack", "--kernel", "sor_red",
+                                    "--device", "GTX-480", "--device", "GTX-660", "--blocks", "1000", "--format", "json"});
   REQUIRE(result.exit_code == 0);
   const auto split = nlohmann::json::parse(result.out);
   const double a = 20.41395, b = 34.80275;

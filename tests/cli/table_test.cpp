@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "output/table.hpp"
+#include "roofcast/output/table.hpp"
 
 TEST_CASE("tables align columns for people and quote CSV for scripts") {
   roofcast::Table table;

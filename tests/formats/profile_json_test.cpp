@@ -354,3 +354,25 @@ TEST_CASE("the streaming reader checks names in the kernels list that counts: th
                           kernel + "]}"),
              Catch::StartsWith("bad.json: kernels[1].name: \"sor_red\" is listed again (first at kernels[0])"));
 }
+
+TEST_CASE("a device profile's details are written beside the format's fields, never over them") {
+  roofcast::DeviceProfile device;
+  device.name = "GPU";
+  device.throughput = {1000, 500, 250, 500, 250, 100};
+  device.sm_count = 10;
+  device.roofline_sweep.push_back({"fp32", 8, 2.0, 1.0, 100, 50});
+  device.transfers["h2d_pinned"] = {20, 5};
+  roofcast::DeviceProfileDetails details;
+  details.roofline_sweep.push_back({{"verified", true}, {"gops", -1}});
+  details.transfers["h2d_pinned"] = {{"sizes", 12}};
+  details.members = {{"device", {{"name", "full name"}, {"sm_count", 99}}}, {"provenance", {{"command", "bench"}}}};
+  const auto document = roofcast::to_json(device, details);
+  CHECK(document["roofline_sweep"][0]["verified"] == true);
+  CHECK(document["roofline_sweep"][0]["gops"] == 100);  // the format's value wins
+  CHECK(document["transfers"]["h2d_pinned"]["sizes"] == 12);
+  CHECK(document["transfers"]["h2d_pinned"]["bandwidth_gbps"] == 20);
+  CHECK(document["device"]["name"] == "full name");
+  CHECK(document["device"]["sm_count"] == 10);
+  CHECK(document["provenance"]["command"] == "bench");
+  CHECK(roofcast::parse_device_profile(document.dump(), "d.json").sm_count == 10);
+}

@@ -43,7 +43,8 @@ void check_pipes(const PipesPrediction& p, const std::string& where) {
 void check_prediction(const ProfilePrediction& prediction) {
   for (const auto& k : prediction.kernels) {
     const std::string where = fmt::format("kernel \"{}\" on {}", k.kernel, k.device);
-    check_thesis(k.thesis, where);
+    if (const auto* thesis = k.prediction.thesis()) check_thesis(*thesis, where);
+    if (const auto* pipes = k.prediction.pipes()) check_pipes(*pipes, where);
     check_optional(k.measured_ms, "measured_ms of " + where);
     check_optional(k.E_util, "E_util of " + where);
     check_optional(k.corrected_ms, "corrected_ms of " + where);
@@ -126,7 +127,7 @@ void predict_and_check(const KernelProfile& profile, const std::vector<DevicePro
   const DeviceProfile* reference = nullptr;
   for (const auto& device : devices)
     if (device.name == profile.reference_device) reference = &device;
-  check_prediction(predict_profile(profile, devices, reference));
+  for (const auto& model : model_names()) check_prediction(predict_profile(*make_predictor(model), profile, devices, reference));
   for (const auto& device : devices) {
     for (const auto& kernel : profile.kernels)
       check_pipes(predict_pipes(kernel, device), fmt::format("kernel \"{}\" on {}", kernel.name, device.name));

@@ -2,12 +2,13 @@
 // drawn from what it read (its script and data, without running gnuplot).
 #include "fuzz_checks.hpp"
 #include "roofcast/plots/accuracy_chart.hpp"
+#include "roofcast/formats/validation_json.hpp"
 #include "roofcast/plots/validation_entries.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace roofcast;
   return fuzz::run_reader(data, size, [](std::string_view text) {
-    const std::vector<AccuracyEntry> entries = parse_validation_entries(text, fuzz::kSource);
+    const std::vector<AccuracyEntry> entries = parse_validation_file(text, fuzz::kSource).entries;
     for (const auto& entry : entries) {
       const std::string where = entry.kernel + " on " + entry.device;
       fuzz::check_finite_non_negative(entry.predicted_ms, "predicted_ms of " + where);

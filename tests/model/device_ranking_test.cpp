@@ -8,7 +8,7 @@ TEST_CASE("devices rank by predicted kernel time with their longest kernels") {
   const auto profile = roofcast::find_bundled_profile("thesis-redblack");
   REQUIRE(profile);
   const auto devices = roofcast::bundled_devices();
-  const auto ranks = roofcast::rank_devices(roofcast::predict_profile(*profile, devices), *profile, devices);
+  const auto ranks = roofcast::rank_devices(roofcast::predict_profile(*roofcast::make_predictor("thesis"), *profile, devices), *profile, devices);
   REQUIRE(ranks.size() == 6);
   // Thesis Table 5.6 times: GTX-480 20.414 < GTX-1060 20.631 < K20c 21.980 < M2050 31.039 < GTX-660 34.803 < GTX-960 38.620.
   const std::vector<std::string> expected{"GTX-480", "GTX-1060 6GB", "Tesla K20c", "Tesla M2050", "GTX-660", "GTX-960"};
@@ -45,7 +45,7 @@ TEST_CASE("transfers and launch gaps add to the kernels, and a break-even is fou
   // A: 1000 GFLOP/s -> 1 ms of kernels; copies 4 x 10 us + 1e9 B / 50 GB/s = 0.04 + 20 ms.
   // B: 2000 GFLOP/s -> 0.5 ms; copies 4 x 10 us + 1e9 B / 25 GB/s = 0.04 + 40 ms.
   const std::vector<roofcast::DeviceProfile> devices{device("A", 1000, 50, 10), device("B", 2000, 25, 10)};
-  const auto ranks = roofcast::rank_devices(roofcast::predict_profile(profile, devices), profile, devices);
+  const auto ranks = roofcast::rank_devices(roofcast::predict_profile(*roofcast::make_predictor("thesis"), profile, devices), profile, devices);
   REQUIRE(ranks.size() == 2);
   CHECK(ranks[0].device == "A");
   CHECK(ranks[0].kernels_ms == Approx(1.0));
@@ -69,7 +69,7 @@ TEST_CASE("kernels shorter than a launch are charged the launch time, and missin
   profile.kernels.push_back(kernel);
   profile.transfers.push_back({roofcast::TransferKind::device_to_host, false, 1, 10, std::nullopt});
   const std::vector<roofcast::DeviceProfile> devices{device("A", 1000, 50, 10)};
-  const auto ranks = roofcast::rank_devices(roofcast::predict_profile(profile, devices), profile, devices);
+  const auto ranks = roofcast::rank_devices(roofcast::predict_profile(*roofcast::make_predictor("thesis"), profile, devices), profile, devices);
   // 100 invocations x (5 us - 0.001 us each): 100 x 0.004999 ms.
   CHECK(ranks[0].launch_gaps_ms == Approx(100 * (5e-3 - 1e-6)));
   CHECK(ranks[0].missing_transfer_fits == std::vector<std::string>{"d2h_pageable"});
@@ -83,7 +83,7 @@ TEST_CASE("launch gaps of a kernel launched more than 2^31 times are counted in 
   kernel.description = roofcast::KernelParameters{roofcast::KernelType::fp32, 1e5, 0, 1, 1, 0};  // 1e-4 ms in all
   profile.kernels.push_back(kernel);
   const std::vector<roofcast::DeviceProfile> devices{device("A", 1000, 50, 10)};
-  const auto ranks = roofcast::rank_devices(roofcast::predict_profile(profile, devices), profile, devices);
+  const auto ranks = roofcast::rank_devices(roofcast::predict_profile(*roofcast::make_predictor("thesis"), profile, devices), profile, devices);
   // 3e9 launches x 5 us each, less the 1e-4 ms of work.
   CHECK(ranks[0].launch_gaps_ms == Approx(3e9 * 5e-3 - 1e-4));
 }
@@ -92,12 +92,12 @@ TEST_CASE("ranking 40,000 kernels takes linear time (no lookup by kernel name)")
   const roofcast::KernelProfile profile = roofcast::testing::many_kernels(40000);
   std::vector<roofcast::DeviceProfile> devices{*roofcast::find_bundled_device("GTX-660")};
   devices[0].extra_throughput["launch_overhead_us"] = 5;
-  const roofcast::ProfilePrediction prediction = roofcast::predict_profile(profile, devices);
+  const roofcast::ProfilePrediction prediction = roofcast::predict_profile(*roofcast::make_predictor("thesis"), profile, devices);
   std::vector<roofcast::DeviceRank> ranks;
   // A lookup by name per kernel made 800 million string comparisons here (seconds).
   CHECK(roofcast::testing::seconds_of([&] { ranks = roofcast::rank_devices(prediction, profile, devices, 2); }) < 1.0);
   REQUIRE(ranks.size() == 1);
-  CHECK(ranks[0].kernels_ms == Approx(40000 * prediction.kernels[0].thesis.predicted_ms));
+  CHECK(ranks[0].kernels_ms == Approx(40000 * prediction.kernels[0].predicted_ms()));
   REQUIRE(ranks[0].top_kernels.size() == 2);  // equal times: the first two in profile order
   CHECK(ranks[0].top_kernels[0].kernel == "sor_red_variant_0");
   CHECK(ranks[0].top_kernels[1].kernel == "sor_red_variant_1");
@@ -106,7 +106,7 @@ TEST_CASE("ranking 40,000 kernels takes linear time (no lookup by kernel name)")
 TEST_CASE("ranking refuses a prediction of another profile or other devices") {
   const roofcast::KernelProfile profile = roofcast::testing::many_kernels(3);
   const std::vector<roofcast::DeviceProfile> devices{*roofcast::find_bundled_device("GTX-660")};
-  const roofcast::ProfilePrediction prediction = roofcast::predict_profile(profile, devices);
+  const roofcast::ProfilePrediction prediction = roofcast::predict_profile(*roofcast::make_predictor("thesis"), profile, devices);
   const roofcast::KernelProfile other = roofcast::testing::many_kernels(2);
   CHECK_THROWS_AS(roofcast::rank_devices(prediction, other, devices), std::invalid_argument);
 }

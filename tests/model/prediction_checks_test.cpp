@@ -19,7 +19,7 @@ TEST_CASE("a device built past the readers' ranges fails the prediction, naming 
   REQUIRE(device);
   device->name = "slow";
   device->throughput.fp64_gflops = 1e-310;  // a denormal: inf ms
-  CHECK_THROWS_WITH(predict_profile(*profile, {*device}),
+  CHECK_THROWS_WITH(predict_profile(*roofcast::make_predictor("thesis"), *profile, {*device}),
                     Catch::StartsWith("kernel \"sor_red\" on device \"slow\": ") && Catch::Contains(" is inf, not a finite"));
   device->throughput.fp64_gflops = 100;
   device->throughput.dram_gbps = std::nan("");

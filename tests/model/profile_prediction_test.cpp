@@ -10,20 +10,20 @@ TEST_CASE("profile prediction joins measured times and applies the utilization c
   const auto reference = roofcast::find_bundled_device("GTX-480");
   REQUIRE(reference);
 
-  const auto plain = roofcast::predict_profile(*profile, devices);
+  const auto plain = roofcast::predict_profile(*roofcast::make_predictor("thesis"), *profile, devices);
   REQUIRE(plain.kernels.size() == 6);
   REQUIRE(plain.totals.size() == 6);
   for (const auto& p : plain.kernels) {
     REQUIRE(p.measured_ms);
     CHECK_FALSE(p.corrected_ms);
-    CHECK(*p.error == Approx((p.thesis.predicted_ms - *p.measured_ms) / *p.measured_ms));
+    CHECK(*p.error == Approx((p.predicted_ms() - *p.measured_ms) / *p.measured_ms));
   }
 
-  const auto corrected = roofcast::predict_profile(*profile, devices, &*reference);
+  const auto corrected = roofcast::predict_profile(*roofcast::make_predictor("thesis"), *profile, devices, &*reference);
   for (const auto& p : corrected.kernels) {
     REQUIRE(p.E_util);
     CHECK(*p.E_util == Approx(21.456 / 20.41395).epsilon(1e-4));
-    CHECK(*p.corrected_ms == Approx(*p.E_util * p.thesis.predicted_ms));
+    CHECK(*p.corrected_ms == Approx(*p.E_util * p.predicted_ms()));
     if (p.device == "GTX-480") CHECK(*p.corrected_ms == Approx(21.456));
   }
   for (const auto& total : corrected.totals) {

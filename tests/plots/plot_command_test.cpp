@@ -127,8 +127,9 @@ TEST_CASE("without gnuplot: a clear message naming the package, non-zero exit, d
 
 TEST_CASE("report: one self-contained page with the predictions, warnings and inline charts") {
   const auto folder = fresh_folder("report");
-  const auto result = run_roofcast({"report", "--profile", "thesis-rodinia", "--device", "GTX-660", "--device",
-                                    "GTX-1060 6GB", "--output", folder.string()});
+  // The thesis model: its low-utilization warning and its heaviest kernel (lvmd-krn).
+  const auto result = run_roofcast({"report", "--model", "thesis", "--profile", "thesis-rodinia", "--device", "GTX-660",
+                                    "--device", "GTX-1060 6GB", "--output", folder.string()});
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   const std::string html = slurp(folder / "index.html");

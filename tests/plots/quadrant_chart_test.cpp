@@ -44,7 +44,7 @@ std::map<std::string, std::vector<double>> device_rows(const std::string& data) 
 
 TEST_CASE("quadrant points follow the model: drop when memory bound, move when compute bound") {
   const auto devices = bundled_devices();
-  const auto points = quadrant_points(sor_red(), devices);
+  const auto points = quadrant_points(sor_red(), devices, *roofcast::make_predictor("thesis"));
   REQUIRE(points.size() == devices.size());
   const double O_krn = kernel_parameters_of(sor_red()).O_krn();
   for (const auto& p : points) {
@@ -69,7 +69,7 @@ TEST_CASE("quadrant points follow the model: drop when memory bound, move when c
 TEST_CASE("quadrant chart: every device's point lands at its bandwidth and throughput in the SVG") {
   const auto devices = bundled_devices();
   for (const auto scale : {QuadrantScale::log, QuadrantScale::linear}) {
-    const GnuplotChart chart = quadrant_chart(sor_red(), devices, *chart_target_for("quadrant.svg"), scale);
+    const GnuplotChart chart = quadrant_chart(sor_red(), devices, *chart_target_for("quadrant.svg"), *roofcast::make_predictor("thesis"), scale);
     const auto rows = device_rows(chart.data);
     REQUIRE(rows.size() == devices.size());
     for (const auto& device : devices) {
@@ -104,7 +104,7 @@ TEST_CASE("quadrant chart of an int kernel uses the integer throughput and unit"
   const auto kernel = std::find_if(rodinia.kernels.begin(), rodinia.kernels.end(), [](auto& k) { return k.name == "bfs-k2"; });
   REQUIRE(kernel != rodinia.kernels.end());
   const auto devices = bundled_devices();
-  const GnuplotChart chart = quadrant_chart(*kernel, devices, *chart_target_for("q.svg"));
+  const GnuplotChart chart = quadrant_chart(*kernel, devices, *chart_target_for("q.svg"), *roofcast::make_predictor("thesis"));
   CHECK_THAT(chart.script, Catch::Contains("int GIOP/s"));
   const auto rows = device_rows(chart.data);
   for (const auto& device : devices) CHECK(rows.at(device.name)[1] == Approx(device.throughput.int32_mad_giops).epsilon(1e-5));

@@ -23,7 +23,7 @@ KernelRecord sor_red_with(std::map<std::string, double> extra, int invocations =
 
 std::vector<ReportWarning> warnings_for(const KernelRecord& kernel, const std::vector<DeviceProfile>& devices) {
   KernelProfile profile{"GTX-480", {kernel}};
-  return report_warnings(profile, predict_profile(profile, devices));
+  return report_warnings(profile, predict_profile(*roofcast::make_predictor("thesis"), profile, devices));
 }
 
 bool has(const std::vector<ReportWarning>& warnings, ReportWarning::Kind kind) {
@@ -89,7 +89,7 @@ TEST_CASE("inline_svg makes repeated ids unique (gnuplot redraws an opaque key u
 TEST_CASE("html report: tables, grouped warnings, charts or the note that replaces them") {
   const KernelProfile profile = *find_bundled_profile("thesis-redblack");
   const std::vector<DeviceProfile> devices{device("GTX-480"), device("GTX-660")};
-  const ProfilePrediction prediction = predict_profile(profile, devices, &devices[0]);
+  const ProfilePrediction prediction = predict_profile(*roofcast::make_predictor("thesis"), profile, devices, &devices[0]);
   ReportContent content;
   content.profile_label = "thesis-redblack";
   content.profile = &profile;
@@ -110,7 +110,7 @@ TEST_CASE("html report: tables, grouped warnings, charts or the note that replac
 TEST_CASE("warnings for 40,000 kernels take linear time (no lookup by kernel name)") {
   const KernelProfile profile = roofcast::testing::many_kernels(40000);
   const std::vector<DeviceProfile> devices{device("GTX-660")};
-  const ProfilePrediction prediction = predict_profile(profile, devices);
+  const ProfilePrediction prediction = predict_profile(*roofcast::make_predictor("thesis"), profile, devices);
   std::vector<ReportWarning> warnings;
   // A lookup by name per kernel made 800 million string comparisons here (seconds).
   CHECK(roofcast::testing::seconds_of([&] { warnings = report_warnings(profile, prediction); }) < 1.0);
@@ -120,7 +120,7 @@ TEST_CASE("warnings for 40,000 kernels take linear time (no lookup by kernel nam
 TEST_CASE("html report of a large profile: the chosen kernels, the rest in the linked files") {
   const KernelProfile profile = roofcast::testing::many_kernels(6);
   const std::vector<DeviceProfile> devices{device("GTX-480"), device("GTX-660")};
-  const ProfilePrediction prediction = predict_profile(profile, devices);
+  const ProfilePrediction prediction = predict_profile(*roofcast::make_predictor("thesis"), profile, devices);
   ReportContent content;
   content.profile_label = "many";
   content.profile = &profile;

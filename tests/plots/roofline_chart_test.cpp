@@ -53,7 +53,7 @@ TEST_CASE("roofline of a thesis device: kernels sit at O_krn and the model's att
   const DeviceProfile device = bundled("GTX-660");
   const auto profile = find_bundled_profile("thesis-redblack");
   REQUIRE(profile);
-  const auto points = roofline_kernel_points(device, *profile);
+  const auto points = roofline_kernel_points(device, *profile, *roofcast::make_predictor("thesis"));
   REQUIRE(points.size() == 1);
   CHECK(points[0].name == "sor_red");
   CHECK(points[0].O_krn == Approx(0.3019).margin(5e-5));
@@ -65,7 +65,7 @@ TEST_CASE("roofline of a thesis device: kernels sit at O_krn and the model's att
   // W_comp / measured time: the throughput the GTX-660 really reached.
   CHECK(*points[0].measured_gops == Approx(28.92 * 34.803 / 34.851).epsilon(1e-3));
 
-  const GnuplotChart chart = roofline_chart(device, &*profile, "thesis-redblack", *chart_target_for("roofline.svg"));
+  const GnuplotChart chart = roofline_chart(device, &*profile, "thesis-redblack", *chart_target_for("roofline.svg"), *roofcast::make_predictor("thesis"));
   CHECK(chart.data_file_name == "roofline.dat");
   CHECK(chart.script_file_name == "roofline.gp");
   CHECK_THAT(chart.data, Catch::Contains("1 0.30186 28.9244 3.200 13983232 28.8844 \"sor_red\""));  // O_krn T'_op size rgb measured
@@ -83,7 +83,7 @@ TEST_CASE("roofline of the Rodinia kernels numbers every kernel in its key") {
   const auto profile = find_bundled_profile("thesis-rodinia");
   REQUIRE(profile);
   const GnuplotChart chart =
-      roofline_chart(bundled("GTX-1060 6GB"), &*profile, "thesis-rodinia", *chart_target_for("r.svg"));
+      roofline_chart(bundled("GTX-1060 6GB"), &*profile, "thesis-rodinia", *chart_target_for("r.svg"), *roofcast::make_predictor("thesis"));
   const RenderedSvg svg = render_svg(chart);
   const std::string text = svg_text(*svg.root);
   int number = 1;
@@ -95,7 +95,7 @@ TEST_CASE("roofline of the Rodinia kernels numbers every kernel in its key") {
 
 TEST_CASE("roofline draws extra ceilings and the measured sweep, and escapes odd names") {
   const DeviceProfile device = modern_device();
-  const GnuplotChart chart = roofline_chart(device, nullptr, "", *chart_target_for("modern.svg"));
+  const GnuplotChart chart = roofline_chart(device, nullptr, "", *chart_target_for("modern.svg"), *roofcast::make_predictor("thesis"));
   CHECK_THAT(chart.data, Catch::Contains("measured fp32 sweep"));
   for (const char* left_out : {"launch", "memcpy", "dram read", "ldst", "theoretical"})
     CHECK_THAT(chart.data, !Catch::Contains(left_out));
@@ -127,11 +127,11 @@ TEST_CASE("roofline draws extra ceilings and the measured sweep, and escapes odd
 
 TEST_CASE("roofline chart formats follow the output extension") {
   const DeviceProfile device = bundled("GTX-480");
-  CHECK_THAT(roofline_chart(device, nullptr, "", *chart_target_for("a.png")).script,
+  CHECK_THAT(roofline_chart(device, nullptr, "", *chart_target_for("a.png"), *roofcast::make_predictor("thesis")).script,
              Catch::Contains("set terminal pngcairo"));
-  CHECK_THAT(roofline_chart(device, nullptr, "", *chart_target_for("a.PDF")).script,
+  CHECK_THAT(roofline_chart(device, nullptr, "", *chart_target_for("a.PDF"), *roofcast::make_predictor("thesis")).script,
              Catch::Contains("set terminal pdfcairo"));
-  CHECK_THAT(roofline_chart(device, nullptr, "", *chart_target_for("a.svg")).script, Catch::Contains("set terminal svg"));
+  CHECK_THAT(roofline_chart(device, nullptr, "", *chart_target_for("a.svg"), *roofcast::make_predictor("thesis")).script, Catch::Contains("set terminal svg"));
   CHECK_FALSE(chart_target_for("a.jpg"));
   CHECK_FALSE(chart_target_for("noextension"));
 }
@@ -139,7 +139,7 @@ TEST_CASE("roofline chart formats follow the output extension") {
 TEST_CASE("a device name never leaves its comment, string or data column in the script and data") {
   DeviceProfile device = modern_device();
   device.name = "GPU\nsystem('touch x')\r\n!touch y `touch z` \"q\" \\";
-  const GnuplotChart chart = roofline_chart(device, nullptr, "", *chart_target_for("hostile.svg"));
+  const GnuplotChart chart = roofline_chart(device, nullptr, "", *chart_target_for("hostile.svg"), *roofcast::make_predictor("thesis"));
   // The name is one comment line (its trailing backslash would continue it onto the next line).
   CHECK(chart.script.starts_with("# Roofline of GPU\\x0asystem('touch x')\\x0d\\x0a!touch y `touch z` \"q\" \\x5c\n"));
   // In the title it is one single-quoted string, where gnuplot gives meaning only to ''.
@@ -160,7 +160,7 @@ TEST_CASE("roofline: kernels beyond the chart's range are listed as not drawn, e
   counters.dram_read_transactions = 1e300;  // O_krn about 1e-292: no place on the axes
   counters.dram_write_transactions = 0;
   profile.kernels.push_back(tiny);
-  const GnuplotChart chart = roofline_chart(device, &profile, "p", *chart_target_for("r.svg"));
+  const GnuplotChart chart = roofline_chart(device, &profile, "p", *chart_target_for("r.svg"), *roofcast::make_predictor("thesis"));
   CHECK_THAT(chart.script, Catch::Contains(" *2 tiny") && Catch::Contains("* = off the chart, not drawn"));
   for (const std::string& text : {chart.script, chart.data})
     CHECK_THAT(text, !Catch::Contains("inf") && !Catch::Contains("nan"));

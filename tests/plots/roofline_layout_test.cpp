@@ -9,6 +9,7 @@
 
 #include "chart_checks.hpp"
 #include "roofcast/formats/profile_json.hpp"
+#include "roofcast/model/predictor.hpp"
 #include "roofcast/plots/roofline_chart.hpp"
 
 using namespace roofcast;
@@ -60,7 +61,7 @@ TEST_CASE("roofline of an H100 with a PyTorch profile: every roof labelled, no l
   const std::string profile_path = source + "/docs/validation/2026-11-24-latency/h100-run/profiles/pytorch_ops.json";
   const DeviceProfile device = parse_device_profile(slurp(device_path), device_path);
   const KernelProfile profile = parse_kernel_profile(slurp(profile_path), profile_path);
-  const GnuplotChart chart = roofline_chart(device, &profile, "pytorch_ops", *chart_target_for("h100.svg"));
+  const GnuplotChart chart = roofline_chart(device, &profile, "pytorch_ops", *chart_target_for("h100.svg"), *roofcast::make_predictor("pipes"));
   CHECK_THAT(chart.script, !Catch::Contains("No room to label"));
 
   const RenderedSvg svg = render_svg(chart);

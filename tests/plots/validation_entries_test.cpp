@@ -8,6 +8,7 @@
 #include "roofcast/data/bundled_data.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/plots/accuracy_chart.hpp"
+#include "roofcast/formats/validation_json.hpp"
 #include "roofcast/plots/validation_entries.hpp"
 
 using namespace roofcast;
@@ -28,7 +29,7 @@ constexpr const char* kValidation = R"({
 
 std::string error_of(const std::string& text) {
   try {
-    parse_validation_entries(text, "v.json");
+    parse_validation_file(text, "v.json").entries;
   } catch (const InputError& error) {
     return error.what();
   }
@@ -38,7 +39,7 @@ std::string error_of(const std::string& text) {
 }  // namespace
 
 TEST_CASE("validation entries are read, unknown fields ignored") {
-  const auto entries = parse_validation_entries(kValidation, "v.json");
+  const auto entries = parse_validation_file(kValidation, "v.json").entries;
   REQUIRE(entries.size() == 3);
   CHECK(entries[0].kernel == "sgemm");
   CHECK(entries[0].device == "H100");
@@ -72,7 +73,7 @@ TEST_CASE("bad validation files give one line naming the file and field") {
 }
 
 TEST_CASE("accuracy chart: points at (measured, predicted), per-device distributions, 25 % band") {
-  const auto entries = parse_validation_entries(kValidation, "v.json");
+  const auto entries = parse_validation_file(kValidation, "v.json").entries;
   const GnuplotChart chart = accuracy_chart(entries, "test file", *chart_target_for("accuracy.svg"));
   CHECK_THAT(chart.data, Catch::Contains("# [1] device H100: measured_ms predicted_ms"));
   CHECK_THAT(chart.data, Catch::Contains("2.5 2 2.4 compute 20 \"sgemm\""));
@@ -102,7 +103,7 @@ TEST_CASE("validation entries from a profile with measured times (the thesis' re
   const KernelProfile profile = *find_bundled_profile("thesis-redblack");
   const auto devices = bundled_devices();
   const auto reference = std::find_if(devices.begin(), devices.end(), [](auto& d) { return d.name == "GTX-480"; });
-  const auto entries = validation_entries_from(predict_profile(profile, devices, &*reference));
+  const auto entries = validation_entries_from(predict_profile(*roofcast::make_predictor("thesis"), profile, devices, &*reference));
   REQUIRE(entries.size() == 6);
   for (const auto& e : entries) {
     INFO(e.device);
@@ -114,7 +115,7 @@ TEST_CASE("validation entries from a profile with measured times (the thesis' re
 }
 
 TEST_CASE("accuracy chart: a time beyond what a log axis can show is an error naming the kernel") {
-  auto entries = parse_validation_entries(kValidation, "v.json");
+  auto entries = parse_validation_file(kValidation, "v.json").entries;
   entries.back().measured_ms = 1e308;
   const std::string kernel = entries.back().kernel, device = entries.back().device;
   CHECK_THROWS_WITH(accuracy_chart(entries, "test file", *chart_target_for("accuracy.svg")),
@@ -137,7 +138,7 @@ TEST_CASE("the accuracy chart of 40,000 kernels takes linear time (no search for
 TEST_CASE("validation files: numbers beyond the double range and out-of-range times are input errors") {
   auto error_of = [](const std::string& text) -> std::string {
     try {
-      roofcast::parse_validation_entries(text, "v.json");
+      roofcast::parse_validation_file(text, "v.json").entries;
     } catch (const roofcast::InputError& error) {
       return error.what();
     }

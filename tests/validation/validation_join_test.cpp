@@ -180,10 +180,30 @@ TEST_CASE("a kernel the model sees no work in is left out with a note, not score
   CHECK_THAT(result.notes[0], Catch::StartsWith("idle on A: predicted 0.000000 ms"));
 }
 
+namespace {
+
+// A model that predicts 8 ms everywhere and calibrates by measured / predicted on the reference.
+class EightMs : public Predictor {
+ public:
+  const std::string& name() const override { return name_; }
+  ModelPrediction predict(const KernelRecord&, const DeviceProfile&) const override {
+    return {8.0, Bound::compute, "compute", ThesisPrediction{}};
+  }
+  double calibrated_ms(const KernelRecord&, const DeviceProfile&, const DeviceProfile&,
+                       double measured_on_reference_ms) const override {
+    return measured_on_reference_ms / 8.0 * 8.0;
+  }
+
+ private:
+  std::string name_ = "eight";
+};
+
+}  // namespace
+
 TEST_CASE("any model plugs in as a predictor, the utilization correction included") {
   // A model that predicts 8 ms everywhere: E_util = 12.5 / 8 on the reference A.
   JoinOptions options;
-  options.predictor = [](const KernelRecord&, const DeviceProfile&) { return ModelPrediction{8.0, Bound::compute}; };
+  options.predictor = std::make_shared<EightMs>();
   const std::vector<DeviceProfile> devices = {device("A", 100), device("B", 200)};
   const std::vector<MeasuredRun> runs = {run("b.json", "B", {{"k", 4, 10.0}})};
   const auto result =

@@ -1,7 +1,7 @@
 // The terminal and markdown outputs of `roofcast validate`.
 #include <catch2/catch.hpp>
 
-#include "output/validation_output.hpp"
+#include "roofcast/output/validation_output.hpp"
 
 using namespace roofcast;
 

@@ -306,6 +306,28 @@ json to_json(const DeviceProfile& device) {
   return result;
 }
 
+namespace {
+
+// `extra` with `format`'s members over it: the format's own values win.
+json merged(json extra, const json& format) {
+  if (!extra.is_object() || !format.is_object()) return format;
+  for (const auto& [key, value] : format.items()) extra[key] = extra.contains(key) ? merged(extra[key], value) : value;
+  return extra;
+}
+
+}  // namespace
+
+json to_json(const DeviceProfile& device, const DeviceProfileDetails& details) {
+  json result = to_json(device);
+  if (result.contains("roofline_sweep"))
+    for (size_t i = 0; i < details.roofline_sweep.size() && i < result["roofline_sweep"].size(); ++i)
+      result["roofline_sweep"][i] = merged(details.roofline_sweep[i], result["roofline_sweep"][i]);
+  for (const auto& [key, extra] : details.transfers)
+    if (result.contains("transfers") && result["transfers"].contains(key))
+      result["transfers"][key] = merged(extra, result["transfers"][key]);
+  return merged(details.members, result);
+}
+
 json to_json(const KernelProfile& profile) {
   json kernels = json::array();
   for (const auto& kernel : profile.kernels) {

@@ -2,6 +2,11 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "roofcast/formats/json_field.hpp"
+#include "roofcast/formats/printable_text.hpp"
+
 namespace roofcast {
 
 namespace {
@@ -62,6 +67,52 @@ nlohmann::json to_json(const ValidationReport& report) {
           {"reference_device", report.reference_device},
           {"entries", std::move(entries)},
           {"summary", {{"overall", to_json(report.overall)}, {"by_device", std::move(by_device)}}}};
+}
+
+namespace {
+
+constexpr const char* kValidationFormat = "roofcast-validation";
+constexpr int kValidationVersion = 1;
+
+AccuracyEntry parse_entry(const Field& entry) {
+  entry.object();
+  AccuracyEntry e;
+  e.kernel = entry.member("kernel").non_empty_string();
+  e.device = entry.member("device").non_empty_string();
+  e.predicted_ms = entry.member("predicted_ms").positive();
+  e.measured_ms = entry.member("measured_ms").positive();
+  if (entry.has("corrected_ms") && !entry.member("corrected_ms").value().is_null())
+    e.corrected_ms = entry.member("corrected_ms").positive();
+  if (entry.has("bound") && !entry.member("bound").value().is_null()) {
+    const Field bound = entry.member("bound");
+    e.bound = bound.string();
+    if (e.bound != "compute" && e.bound != "memory")
+      bound.fail(fmt::format("expected \"compute\" or \"memory\", found \"{}\"", e.bound));
+  }
+  return e;
+}
+
+}  // namespace
+
+ValidationFile parse_validation_file(std::string_view json_text, const std::string& source) {
+  const json document = parse_json_document(json_text, source);
+  const Field root(document, source, "");
+  root.object();
+  // "format" and "version" are optional here (hand-written files may leave them out).
+  if (root.has("format") || root.has("version")) {
+    json header = {{"format", kValidationFormat}, {"version", kValidationVersion}};
+    for (const char* key : {"format", "version"})
+      if (root.has(key)) header[key] = root.member(key).value();
+    check_header(header, source, kValidationFormat, kValidationVersion);
+  }
+  const Field entries = root.member("entries");
+  if (entries.array().empty()) entries.fail("is empty, nothing to plot");
+  ValidationFile result;
+  // The model only names the chart's corrected points: any other value leaves the default.
+  if (root.has("model") && root.member("model").value().is_string() && !root.member("model").value().empty())
+    result.model = printable(root.member("model").value().get<std::string>());
+  for (size_t i = 0; i < entries.array().size(); ++i) result.entries.push_back(parse_entry(entries.element(i)));
+  return result;
 }
 
 }  // namespace roofcast

@@ -3,11 +3,12 @@
 namespace roofcast {
 
 std::vector<ModelVariant> ablation_variants() {
-  std::vector<ModelVariant> variants = {{"thesis", thesis_predictor()}, {"pipes", pipes_predictor()}};
+  std::vector<ModelVariant> variants = {{"thesis", make_predictor("thesis")}, {"pipes", make_predictor("pipes")}};
   for (const auto& term : pipes_term_names()) {
     PipesTerms terms;
     terms.*term.term = false;
-    variants.push_back({std::string("pipes without ") + term.name, pipes_predictor(terms)});
+    const std::string name = std::string("pipes without ") + term.name;
+    variants.push_back({name, make_pipes_predictor(name, terms)});
   }
   return variants;
 }

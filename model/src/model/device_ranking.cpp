@@ -4,6 +4,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "roofcast/model/device_name.hpp"
+
 namespace roofcast {
 
 namespace {
@@ -17,7 +19,7 @@ void add_kernels(DeviceRank& rank, const ProfilePrediction& prediction, const Ke
     return prediction.kernels[k * device_count + device_index];
   };
   for (size_t k = 0; k < profile.kernels.size(); ++k) {
-    const double predicted_ms = prediction_of(k).thesis.predicted_ms;
+    const double predicted_ms = prediction_of(k).predicted_ms();
     rank.kernels_ms += predicted_ms;
     if (overhead == device.extra_throughput.end()) continue;
     const auto invocations = static_cast<double>(profile.kernels[k].invocations);
@@ -28,13 +30,13 @@ void add_kernels(DeviceRank& rank, const ProfilePrediction& prediction, const Ke
   std::iota(order.begin(), order.end(), 0);
   const auto kept = static_cast<std::ptrdiff_t>(std::min(top, order.size()));
   std::partial_sort(order.begin(), order.begin() + kept, order.end(), [&](size_t a, size_t b) {
-    const double a_ms = prediction_of(a).thesis.predicted_ms, b_ms = prediction_of(b).thesis.predicted_ms;
+    const double a_ms = prediction_of(a).predicted_ms(), b_ms = prediction_of(b).predicted_ms();
     return a_ms != b_ms ? a_ms > b_ms : a < b;
   });
   for (auto k = order.begin(); k != order.begin() + kept; ++k) {
     const KernelPrediction& p = prediction_of(*k);
-    rank.top_kernels.push_back({p.kernel, p.thesis.predicted_ms,
-                                rank.kernels_ms > 0 ? p.thesis.predicted_ms / rank.kernels_ms : 0, p.thesis.bound});
+    rank.top_kernels.push_back({p.kernel, p.predicted_ms(),
+                                rank.kernels_ms > 0 ? p.predicted_ms() / rank.kernels_ms : 0, p.prediction.bound});
   }
 }
 
@@ -46,7 +48,7 @@ void add_transfers(DeviceRank& rank, const KernelProfile& profile, const DeviceP
     p.key = key;
     p.count = transfer.count;
     p.bytes = transfer.bytes;
-    if (device.name == profile.reference_device) p.measured_ms = transfer.measured_ms;
+    if (same_device_name(device.name, profile.reference_device)) p.measured_ms = transfer.measured_ms;
     if (fit == device.transfers.end()) {
       if (std::find(rank.missing_transfer_fits.begin(), rank.missing_transfer_fits.end(), key) ==
           rank.missing_transfer_fits.end())

@@ -1,5 +1,6 @@
 #include "roofcast/model/profile_prediction.hpp"
 
+#include "roofcast/model/device_name.hpp"
 #include "roofcast/model/prediction_checks.hpp"
 
 namespace roofcast {
@@ -8,12 +9,14 @@ std::optional<double> measured_on(const KernelRecord& kernel, const std::string&
                                   const std::string& reference_device) {
   if (const auto it = kernel.measured_ms_by_device.find(device); it != kernel.measured_ms_by_device.end())
     return it->second;
-  if (device == reference_device && kernel.measured_ms) return kernel.measured_ms;
+  for (const auto& [name, ms] : kernel.measured_ms_by_device)
+    if (same_device_name(name, device)) return ms;
+  if (kernel.measured_ms && same_device_name(device, reference_device)) return kernel.measured_ms;
   return std::nullopt;
 }
 
-std::vector<DeviceTotal> predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
-                                         const DeviceProfile* reference,
+std::vector<DeviceTotal> predict_profile(const Predictor& predictor, const KernelProfile& profile,
+                                         const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
                                          const std::function<void(KernelPrediction&&)>& visit) {
   std::vector<DeviceTotal> totals;
   for (const auto& device : devices) {
@@ -24,39 +27,40 @@ std::vector<DeviceTotal> predict_profile(const KernelProfile& profile, const std
   std::vector<bool> all_measured(devices.size(), true), all_corrected(devices.size(), reference != nullptr);
   std::vector<double> measured_sum(devices.size(), 0), corrected_sum(devices.size(), 0);
 
-  for (const auto& kernel : profile.kernels) {
-    const KernelParameters parameters = kernel_parameters_of(kernel);
-    std::optional<double> E_util;
-    if (reference && kernel.measured_ms) {
-      const ThesisPrediction prediction = predict_thesis(parameters, reference->throughput);
-      check_prediction(prediction, kernel.name, reference->name);
-      const double on_reference = prediction.predicted_ms;
-      E_util = utilization_factor(*kernel.measured_ms, on_reference);
+  // What depends only on the kernel, kept while its devices are predicted (kernel-major order).
+  size_t current = SIZE_MAX;
+  KernelParameters parameters;
+  std::optional<double> E_util;
+  predictor.predict_each(profile.kernels, devices, [&](size_t k, size_t d, ModelPrediction&& prediction) {
+    const KernelRecord& kernel = profile.kernels[k];
+    if (k != current) {
+      current = k;
+      parameters = kernel_parameters_of(kernel);
+      E_util.reset();
+      if (reference && kernel.measured_ms)
+        E_util = utilization_factor(*kernel.measured_ms, predictor.predict(kernel, *reference).predicted_ms);
     }
-    for (size_t d = 0; d < devices.size(); ++d) {
-      KernelPrediction p;
-      p.kernel = kernel.name;
-      p.device = devices[d].name;
-      p.parameters = parameters;
-      p.thesis = predict_thesis(parameters, devices[d].throughput);
-      check_prediction(p.thesis, kernel.name, p.device);
-      p.measured_ms = measured_on(kernel, devices[d].name, profile.reference_device);
-      if (p.measured_ms) p.error = prediction_error(p.thesis.predicted_ms, *p.measured_ms);
-      if (E_util) {
-        p.E_util = E_util;
-        p.corrected_ms = *E_util * p.thesis.predicted_ms;
-        check_predicted_value(*p.corrected_ms, "corrected_ms", kernel.name, p.device);
-        if (p.measured_ms) p.corrected_error = prediction_error(*p.corrected_ms, *p.measured_ms);
-      }
+    KernelPrediction p;
+    p.kernel = kernel.name;
+    p.device = devices[d].name;
+    p.parameters = parameters;
+    p.prediction = std::move(prediction);
+    p.measured_ms = measured_on(kernel, devices[d].name, profile.reference_device);
+    if (p.measured_ms) p.error = prediction_error(p.predicted_ms(), *p.measured_ms);
+    if (E_util) {
+      p.E_util = E_util;
+      p.corrected_ms = predictor.calibrated_ms(kernel, devices[d], *reference, *kernel.measured_ms);
+      check_predicted_value(*p.corrected_ms, "corrected_ms", kernel.name, p.device);
+      if (p.measured_ms) p.corrected_error = prediction_error(*p.corrected_ms, *p.measured_ms);
+    }
 
-      DeviceTotal& total = totals[d];
-      total.predicted_ms += p.thesis.predicted_ms;
-      (p.thesis.bound == Bound::memory ? total.memory_bound_kernels : total.compute_bound_kernels) += 1;
-      if (p.measured_ms) measured_sum[d] += *p.measured_ms; else all_measured[d] = false;
-      if (p.corrected_ms) corrected_sum[d] += *p.corrected_ms; else all_corrected[d] = false;
-      visit(std::move(p));
-    }
-  }
+    DeviceTotal& total = totals[d];
+    total.predicted_ms += p.predicted_ms();
+    (p.prediction.bound == Bound::memory ? total.memory_bound_kernels : total.compute_bound_kernels) += 1;
+    if (p.measured_ms) measured_sum[d] += *p.measured_ms; else all_measured[d] = false;
+    if (p.corrected_ms) corrected_sum[d] += *p.corrected_ms; else all_corrected[d] = false;
+    visit(std::move(p));
+  });
   for (size_t d = 0; d < devices.size(); ++d) {
     if (all_measured[d] && !profile.kernels.empty()) totals[d].measured_ms = measured_sum[d];
     if (all_corrected[d] && !profile.kernels.empty()) totals[d].corrected_ms = corrected_sum[d];
@@ -64,11 +68,11 @@ std::vector<DeviceTotal> predict_profile(const KernelProfile& profile, const std
   return totals;
 }
 
-ProfilePrediction predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
-                                  const DeviceProfile* reference) {
+ProfilePrediction predict_profile(const Predictor& predictor, const KernelProfile& profile,
+                                  const std::vector<DeviceProfile>& devices, const DeviceProfile* reference) {
   ProfilePrediction result;
   result.kernels.reserve(profile.kernels.size() * devices.size());
-  result.totals = predict_profile(profile, devices, reference,
+  result.totals = predict_profile(predictor, profile, devices, reference,
                                   [&](KernelPrediction&& p) { result.kernels.push_back(std::move(p)); });
   return result;
 }

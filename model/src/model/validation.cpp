@@ -138,4 +138,8 @@ std::vector<std::string> miss_hints(const ValidatedPrediction& entry) {
   return hints;
 }
 
+double AccuracyEntry::absolute_percentage_error() const {
+  return std::abs(predicted_ms - measured_ms) / measured_ms * 100;
+}
+
 }  // namespace roofcast

@@ -16,15 +16,6 @@ namespace roofcast {
 
 namespace {
 
-std::string normalized_device_name(const std::string& name) {
-  std::string out;
-  for (const char c : name) {
-    if (c == ' ' || c == '-' || c == '_') continue;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return out;
-}
-
 std::string quoted(const std::string& text) { return "\"" + text + "\""; }
 
 std::string joined(const std::vector<std::string>& items) {
@@ -134,40 +125,6 @@ std::string missing_message(const MeasurementIndex& index, const SourcedProfile&
 
 }  // namespace
 
-KernelPredictor thesis_predictor() {
-  return [](const KernelRecord& kernel, const DeviceProfile& device) {
-    const ThesisPrediction p = predict_thesis(kernel_parameters_of(kernel), device.throughput);
-    check_prediction(p, kernel.name, device.name);
-    return ModelPrediction{p.predicted_ms, p.bound};
-  };
-}
-
-KernelPredictor pipes_predictor(const PipesTerms& terms) {
-  return [terms](const KernelRecord& kernel, const DeviceProfile& device) {
-    const PipesPrediction p = predict_pipes(kernel, device, terms);
-    return ModelPrediction{p.predicted_ms, p.bound};
-  };
-}
-
-KernelPredictor predictor_named(const std::string& model) {
-  if (model == "thesis") return thesis_predictor();
-  if (model == "pipes") return pipes_predictor();
-  throw std::invalid_argument("unknown model \"" + model + "\" (known: thesis, pipes)");
-}
-
-JoinOptions join_options_for(const std::string& model) {
-  JoinOptions options;
-  options.predictor = predictor_named(model);
-  if (model == "pipes")
-    options.calibrate = [](const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
-                           double measured_ms) { return calibrated_pipes_ms(kernel, target, reference, measured_ms); };
-  return options;
-}
-
-bool same_device_name(const std::string& a, const std::string& b) {
-  return normalized_device_name(a) == normalized_device_name(b);
-}
-
 JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>& profiles,
                                               const std::vector<DeviceProfile>& devices,
                                               const std::vector<MeasuredRun>& runs, const DeviceProfile* reference,
@@ -176,7 +133,7 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
   result.reference_device = common_reference_device(profiles);
   check_unique_kernel_names(profiles);
   const MeasurementIndex index(runs, devices);
-  const KernelPredictor predict = options.predictor ? options.predictor : thesis_predictor();
+  const std::shared_ptr<const Predictor> predictor = options.predictor ? options.predictor : make_predictor("thesis");
 
   std::set<std::string> profiled_kernels;
   for (const auto& sourced : profiles) {
@@ -209,7 +166,7 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
       const KernelParameters parameters = kernel_parameters_of(kernel);
       std::optional<double> E_util;
       if (reference && kernel.measured_ms) {
-        const double on_reference = predict(kernel, *reference).predicted_ms;
+        const double on_reference = predictor->predict(kernel, *reference).predicted_ms;
         if (on_reference > 0 && std::isfinite(on_reference)) E_util = utilization_factor(*kernel.measured_ms, on_reference);
       }
       for (const auto& device : devices) {
@@ -221,7 +178,7 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
           result.skipped.push_back(kernel.name + " on " + device.name);
           continue;
         }
-        const ModelPrediction p = predict(kernel, device);
+        const ModelPrediction p = predictor->predict(kernel, device);
         if (!(p.predicted_ms > 0) || !std::isfinite(p.predicted_ms)) {
           result.notes.push_back(kernel.name + " on " + device.name + ": predicted " + std::to_string(p.predicted_ms) +
                                  " ms, the model counts no work for it: left out");
@@ -234,8 +191,7 @@ JoinResult join_predictions_with_measurements(const std::vector<SourcedProfile>&
         entry.predicted_ms = p.predicted_ms;
         entry.measured_ms = measured->second;
         if (E_util)
-          entry.corrected_ms = options.calibrate ? options.calibrate(kernel, device, *reference, *kernel.measured_ms)
-                                                 : *E_util * p.predicted_ms;
+          entry.corrected_ms = predictor->calibrated_ms(kernel, device, *reference, *kernel.measured_ms);
         entry.bound = p.bound;
         entry.parameters = parameters;
         entry.invocations = kernel.invocations;

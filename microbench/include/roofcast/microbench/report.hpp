@@ -17,6 +17,7 @@ struct Provenance {
   std::string command;       // the command line that produced it
   std::string date_utc;      // ISO 8601
   std::string roofcast_version;
+  std::string roofcast_git;  // `git describe` of the source tree it was built from; empty: not written
 };
 
 // The thesis' six throughputs plus every further measured peak and the roofline sweep.

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,5 +21,16 @@ KernelProfile parse_kernel_profile(std::string_view json_text, const std::string
 // (provenance, per-launch records...) are the writer's to add to the result.
 nlohmann::json to_json(const DeviceProfile& device);
 nlohmann::json to_json(const KernelProfile& profile);
+
+// What a program that measured a device writes beside the format's fields (`roofcast bench`:
+// per-point spread, fit quality, hardware, clocks, statistics, provenance). Readers ignore it.
+struct DeviceProfileDetails {
+  std::vector<nlohmann::json> roofline_sweep;        // objects merged into the sweep's points, in order
+  std::map<std::string, nlohmann::json> transfers;   // objects merged into the copy fits, by key
+  nlohmann::json members = nlohmann::json::object(); // further members; objects merge with the format's
+};
+// The device-profile document with `details` beside the format's fields; where both give a
+// member, the format's value is kept.
+nlohmann::json to_json(const DeviceProfile& device, const DeviceProfileDetails& details);
 
 }  // namespace roofcast

@@ -1,5 +1,9 @@
 #pragma once
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "roofcast/model/validation.hpp"
@@ -15,5 +19,13 @@ namespace roofcast {
 //                over_predicted, under_predicted, "corrected": GROUP without "corrected", or null}.
 // Errors and APEs are fractions (0.25 = 25 %); docs/validation.md describes every field.
 nlohmann::json to_json(const ValidationReport& report);
+
+// What `roofcast plot accuracy` reads of a validation file: its model ("thesis" when not given)
+// and its entries; other fields are ignored. Throws InputError naming `source` and the field at fault.
+struct ValidationFile {
+  std::string model = "thesis";
+  std::vector<AccuracyEntry> entries;
+};
+ValidationFile parse_validation_file(std::string_view json_text, const std::string& source);
 
 }  // namespace roofcast

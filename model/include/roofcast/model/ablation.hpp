@@ -1,9 +1,11 @@
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "roofcast/model/validation_join.hpp"
+#include "roofcast/model/predictor.hpp"
+#include "roofcast/model/validation.hpp"
 
 namespace roofcast {
 
@@ -11,7 +13,7 @@ namespace roofcast {
 // ablation report gives it.
 struct ModelVariant {
   std::string name;  // "thesis", "pipes", "pipes without waves"...
-  KernelPredictor predictor;
+  std::shared_ptr<const Predictor> predictor;
 };
 
 // The thesis model, the full multi-pipeline model, then that model without each of its

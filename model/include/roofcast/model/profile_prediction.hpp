@@ -7,21 +7,26 @@
 
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
+#include "roofcast/model/kernel_parameters.hpp"
+#include "roofcast/model/predictor.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 
 namespace roofcast {
 
-// The prediction of one kernel of a profile on one device, with what is known to check it.
+// One model's prediction of one kernel of a profile on one device, with what is known to check it.
 struct KernelPrediction {
   std::string kernel;
   std::string device;
+  // The kernel's thesis parameters (eqs. 4.1-4.8): its type, work and intensity, whatever the model.
   KernelParameters parameters;
-  ThesisPrediction thesis;
+  ModelPrediction prediction;             // the model's time, bound, limiter and details
   std::optional<double> measured_ms;      // the kernel's measured time on this device, when known
   std::optional<double> error;            // prediction_error(predicted, measured)
   std::optional<double> E_util;           // measured / predicted on the reference device
-  std::optional<double> corrected_ms;     // E_util x predicted
+  std::optional<double> corrected_ms;     // the model's calibration (thesis: E_util x predicted)
   std::optional<double> corrected_error;  // prediction_error(corrected, measured)
+
+  double predicted_ms() const { return prediction.predicted_ms; }
 };
 
 struct DeviceTotal {
@@ -39,20 +44,21 @@ struct ProfilePrediction {
 };
 
 // The kernel's measured time on `device`: from measured_ms_by_device, or its measured_ms when
-// `device` is the profile's reference device; nullopt when not measured there.
+// `device` is the profile's reference device (names matched by same_device_name); nullopt when
+// not measured there.
 std::optional<double> measured_on(const KernelRecord& kernel, const std::string& device,
                                   const std::string& reference_device);
 
-// Predicts every kernel of `profile` on every device. With `reference` (the profile's
-// reference device), applies the utilization correction (thesis eq. 5.13) to each kernel
-// that has a measured time on it.
-ProfilePrediction predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
-                                  const DeviceProfile* reference = nullptr);
+// Predicts every kernel of `profile` on every device with `predictor`. With `reference` (the
+// profile's reference device), applies the model's calibration (thesis: the utilization
+// correction, eq. 5.13) to each kernel that has a measured time on it.
+ProfilePrediction predict_profile(const Predictor& predictor, const KernelProfile& profile,
+                                  const std::vector<DeviceProfile>& devices, const DeviceProfile* reference = nullptr);
 
 // The same, one prediction at a time: each goes to `visit` as it is made (kernel-major), and
 // only the totals are returned. For outputs too large to hold (100,000 kernels x 10 devices).
-std::vector<DeviceTotal> predict_profile(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
-                                         const DeviceProfile* reference,
+std::vector<DeviceTotal> predict_profile(const Predictor& predictor, const KernelProfile& profile,
+                                         const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
                                          const std::function<void(KernelPrediction&&)>& visit);
 
 }  // namespace roofcast

@@ -30,6 +30,19 @@ struct ValidatedPrediction {
   std::optional<double> corrected_ape() const;
 };
 
+// One (kernel, device) pair of a validation file as charts read it (formats/validation_json.hpp),
+// or of a prediction whose measured time is known.
+struct AccuracyEntry {
+  std::string kernel;
+  std::string device;
+  double predicted_ms = 0;
+  double measured_ms = 0;
+  std::optional<double> corrected_ms;
+  std::string bound;  // "compute", "memory" or empty when not given
+
+  double absolute_percentage_error() const;  // |predicted - measured| / measured x 100
+};
+
 // Accuracy of a set of predictions. Shares are fractions (0.25 = 25 %).
 struct AccuracySummary {
   int kernels = 0;

@@ -1,12 +1,13 @@
 #pragma once
 
-#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "roofcast/model/device_name.hpp"
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
-#include "roofcast/model/pipes_prediction.hpp"
+#include "roofcast/model/predictor.hpp"
 #include "roofcast/model/validation.hpp"
 
 namespace roofcast {
@@ -29,34 +30,12 @@ struct MeasuredRun {
   std::vector<Kernel> kernels;
 };
 
-// One model's prediction of a kernel's time on a device. Any model (or a variant of one with
-// a term switched off, for an ablation) plugs into the validation as a KernelPredictor.
-struct ModelPrediction {
-  double predicted_ms = 0;
-  Bound bound = Bound::compute;
-};
-using KernelPredictor = std::function<ModelPrediction(const KernelRecord&, const DeviceProfile&)>;
-
-// The thesis model (predict_thesis on the kernel's thesis parameters).
-KernelPredictor thesis_predictor();
-// The multi-pipeline model with these terms (predict_pipes).
-KernelPredictor pipes_predictor(const PipesTerms& terms = {});
-// "thesis" or "pipes"; throws std::invalid_argument naming the model otherwise.
-KernelPredictor predictor_named(const std::string& model);
-
-
 struct JoinOptions {
   // Skip (kernel, device) pairs with no measured time instead of failing.
   bool allow_missing = false;
-  // The model whose predictions are validated; empty = thesis_predictor().
-  KernelPredictor predictor;
-  // The model's own calibration from the reference device's measured time (target, reference,
-  // measured ms there); empty = E_util x prediction (thesis eq. 5.13).
-  std::function<double(const KernelRecord&, const DeviceProfile&, const DeviceProfile&, double)> calibrate;
+  // The model whose predictions (and calibration) are validated; null: the thesis model.
+  std::shared_ptr<const Predictor> predictor;
 };
-
-// The join options that validate `model` ("thesis" or "pipes"): its predictor and its calibration.
-JoinOptions join_options_for(const std::string& model);
 
 struct JoinResult {
   std::string reference_device;
@@ -65,8 +44,6 @@ struct JoinResult {
   std::vector<std::string> notes;        // e.g. invocation counts that differ and were rescaled
 };
 
-// Same device name up to case, spaces, dashes and underscores ("NVIDIA H200" = "nvidia-h200").
-bool same_device_name(const std::string& a, const std::string& b);
 
 // Predicts every kernel of every profile on every device with the options' model and pairs
 // each prediction with its measured time: from the runs of that device (a kernel they do

@@ -22,6 +22,7 @@ struct ReportChart {
 
 struct ReportContent {
   std::string profile_label;
+  std::string model = "thesis";  // the model of `prediction`: "thesis" or "pipes"
   const KernelProfile* profile = nullptr;
   const ProfilePrediction* prediction = nullptr;
   std::vector<std::string> device_names;

@@ -5,6 +5,7 @@
 
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
+#include "roofcast/model/predictor.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 #include "roofcast/plots/gnuplot_chart.hpp"
 
@@ -23,7 +24,10 @@ struct QuadrantDevicePoint {
   double predicted_ms = 0;
 };
 
-std::vector<QuadrantDevicePoint> quadrant_points(const KernelRecord& kernel, const std::vector<DeviceProfile>& devices);
+// The landing point and the predicted time are `predictor`'s (with a model other than the
+// thesis', the throughput its time implies); the peaks and T'_op are the thesis model's.
+std::vector<QuadrantDevicePoint> quadrant_points(const KernelRecord& kernel, const std::vector<DeviceProfile>& devices,
+                                                 const Predictor& predictor);
 
 // Log-log axes (the default) keep devices of very different peaks readable; the kernel's
 // half-line y = O_krn x is then the diagonal of slope 1 through (1, O_krn). Linear axes
@@ -31,6 +35,7 @@ std::vector<QuadrantDevicePoint> quadrant_points(const KernelRecord& kernel, con
 enum class QuadrantScale { log, linear };
 
 GnuplotChart quadrant_chart(const KernelRecord& kernel, const std::vector<DeviceProfile>& devices,
-                            const ChartTarget& target, QuadrantScale scale = QuadrantScale::log);
+                            const ChartTarget& target, const Predictor& predictor,
+                            QuadrantScale scale = QuadrantScale::log);
 
 }  // namespace roofcast

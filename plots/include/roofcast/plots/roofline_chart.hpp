@@ -8,6 +8,7 @@
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
 #include "roofcast/model/kernel_type.hpp"
+#include "roofcast/model/predictor.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 #include "roofcast/plots/gnuplot_chart.hpp"
 
@@ -29,8 +30,8 @@ struct RooflineCeiling {
 std::vector<RooflineCeiling> roofline_ceilings(const DeviceProfile& device);
 
 // Where a kernel of a profile sits on a device's roofline: at its operational intensity and
-// the throughput the model predicts it attains there (T'_op when compute bound, O_krn x B_mem
-// when memory bound), and, when its time on that device was measured, at the throughput that
+// the throughput `predictor`'s time implies it attains there (W_comp / predicted time; the thesis
+// model's T'_op when compute bound, O_krn x B_mem when memory bound), and, when its time on that device was measured, at the throughput that
 // measurement implies (W_comp / measured time).
 struct RooflineKernelPoint {
   int number = 0;  // 1-based, the kernel's position in the profile
@@ -46,13 +47,14 @@ struct RooflineKernelPoint {
   bool drawable = true;  // false when O_krn or the throughput is 0, infinite or beyond kChartMin..kChartMax
 };
 
-std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile);
+std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile,
+                                                        const Predictor& predictor);
 
 // The roofline chart of `device` (log-log: ops/byte vs GFLOP/s), with the kernels of `profile`
 // as points when one is given. `profile_label` names the profile in the title. A profile of
 // more than `max_kernels` kernels has only the `max_kernels` with the most predicted time on
 // the device drawn (numbered from the heaviest); the key says how many were left out.
 GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* profile, const std::string& profile_label,
-                            const ChartTarget& target, size_t max_kernels = SIZE_MAX);
+                            const ChartTarget& target, const Predictor& predictor, size_t max_kernels = SIZE_MAX);
 
 }  // namespace roofcast

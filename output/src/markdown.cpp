@@ -1,4 +1,4 @@
-#include "output/markdown.hpp"
+#include "roofcast/output/markdown.hpp"
 
 #include <algorithm>
 
@@ -58,6 +58,22 @@ std::string markdown_table(const std::vector<std::string>& headers, const std::v
   out += "\n";
   for (const auto& row : rows) out += line(row);
   return out;
+}
+
+std::string render_markdown(const Table& table) {
+  std::vector<std::string> headers;
+  size_t text_columns = 0;
+  for (const auto& column : table.columns) {
+    if (!column.align_right && text_columns == headers.size()) ++text_columns;
+    headers.push_back(column.header);
+  }
+  std::vector<std::vector<std::string>> rows;
+  rows.reserve(table.row_count());
+  for (size_t r = 0; r < table.row_count(); ++r) {
+    std::vector<std::string>& row = rows.emplace_back();
+    for (size_t c = 0; c < table.cell_count(r); ++c) row.emplace_back(table.cell(r, c));
+  }
+  return markdown_table(headers, rows, text_columns);
 }
 
 }  // namespace roofcast

@@ -1,12 +1,12 @@
-#include "output/validation_output.hpp"
+#include "roofcast/output/validation_output.hpp"
 
 #include <functional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "output/markdown.hpp"
-#include "output/table.hpp"
+#include "roofcast/output/markdown.hpp"
+#include "roofcast/output/table.hpp"
 #include "roofcast/formats/printable_text.hpp"
 
 namespace roofcast {

@@ -1,4 +1,4 @@
-#include "output/diagnostics_output.hpp"
+#include "roofcast/output/diagnostics_output.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "output/json_writer.hpp"
+#include "roofcast/output/json_writer.hpp"
 
 #include <array>
 #include <cmath>

@@ -1,12 +1,12 @@
-#include "output/ablation_output.hpp"
+#include "roofcast/output/ablation_output.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "output/markdown.hpp"
-#include "output/table.hpp"
+#include "roofcast/output/markdown.hpp"
+#include "roofcast/output/table.hpp"
 
 namespace roofcast {
 

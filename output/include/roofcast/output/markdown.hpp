@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "roofcast/output/table.hpp"
+
 namespace roofcast {
 
 // Text with the characters that markdown reads as markup (\ ` * [ ] < > | &) escaped with a
@@ -25,5 +27,8 @@ std::string markdown_code_block(std::string_view text);
 // are left-aligned, the rest (numbers) right-aligned.
 std::string markdown_table(const std::vector<std::string>& headers, const std::vector<std::vector<std::string>>& rows,
                            size_t text_columns);
+
+// `table` as a markdown table: its leading left-aligned (text) columns left, the rest right.
+std::string render_markdown(const Table& table);
 
 }  // namespace roofcast

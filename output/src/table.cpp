@@ -1,4 +1,4 @@
-#include "output/table.hpp"
+#include "roofcast/output/table.hpp"
 
 #include <algorithm>
 #include <charconv>

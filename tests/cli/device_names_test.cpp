@@ -1,0 +1,73 @@
+// Devices given by name: one matching rule everywhere, the measured device profiles of data/
+// usable by their id, and `roofcast --version`.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "roofcast/model/device_name.hpp"
+#include "run_command.hpp"
+
+using roofcast::testing::run_roofcast;
+namespace fs = std::filesystem;
+
+TEST_CASE("device names match by letters and digits, case ignored") {
+  CHECK(roofcast::same_device_name("NVIDIA H200", "nvidia-h200"));
+  CHECK(roofcast::same_device_name("GTX-1060 6GB", "gtx_1060_6gb"));
+  CHECK(roofcast::same_device_name("NVIDIA H200 (MPS 25%)", "nvidia h200 mps25"));
+  CHECK_FALSE(roofcast::same_device_name("NVIDIA H200", "NVIDIA H100"));
+  CHECK_FALSE(roofcast::same_device_name("NVIDIA H200 (MPS 25%)", "NVIDIA H200"));
+}
+
+TEST_CASE("the measured device profiles of data/ are usable by name and listed by devices") {
+  const auto listed = run_roofcast({"devices", "--format", "json"});
+  REQUIRE(listed.exit_code == 0);
+  bool h100 = false;
+  for (const auto& device : nlohmann::json::parse(listed.out))
+    if (device["id"] == "h100-sxm") h100 = device["name"] == "NVIDIA H100 80GB HBM3";
+  CHECK(h100);
+
+  const auto predicted = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "h100-sxm", "--format", "json"});
+  INFO(predicted.err);
+  REQUIRE(predicted.exit_code == 0);
+  CHECK(nlohmann::json::parse(predicted.out)["predictions"][0]["device"] == "NVIDIA H100 80GB HBM3");
+  // Any spelling of the id: the same rule as every other device name.
+  CHECK(run_roofcast({"explain", "--profile", "thesis-redblack", "--device", "H100_SXM"}).exit_code == 0);
+
+  // A device name several files share is refused, naming the files' ids.
+  const auto ambiguous = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "NVIDIA H100 80GB HBM3"});
+  CHECK(ambiguous.exit_code == 1);
+  CHECK_THAT(ambiguous.err, Catch::Contains("several device profiles") && Catch::Contains("h100-sxm"));
+}
+
+TEST_CASE("ROOFCAST_DATA_DIR is searched first for devices given by name") {
+  const auto folder = fs::temp_directory_path() / ("roofcast-data-dir-" + std::to_string(::getpid()));
+  fs::remove_all(folder);
+  fs::create_directories(folder / "devices");
+  std::ofstream(folder / "devices" / "my-gpu.json") << R"({
+    "format": "roofcast-device", "version": 1, "name": "My GPU",
+    "throughput": { "fp32_gflops": 1000, "fp64_gflops": 500, "int32_mad_giops": 250,
+                    "int32_add_giops": 500, "shared_ldst_gops": 250, "dram_gbps": 100 } })";
+  ::setenv("ROOFCAST_DATA_DIR", folder.c_str(), 1);
+  const auto by_id = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "my-gpu", "--format", "json"});
+  const auto by_name = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "my gpu", "--format", "json"});
+  const auto listed = run_roofcast({"devices"});
+  ::unsetenv("ROOFCAST_DATA_DIR");
+  fs::remove_all(folder);
+  REQUIRE(by_id.exit_code == 0);
+  CHECK(nlohmann::json::parse(by_id.out)["predictions"][0]["device"] == "My GPU");
+  REQUIRE(by_name.exit_code == 0);
+  CHECK_THAT(listed.out, Catch::Contains("my-gpu") && Catch::Contains("My GPU"));
+  CHECK(run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "my-gpu"}).exit_code == 1);
+}
+
+TEST_CASE("roofcast --version names the version") {
+  const auto result = run_roofcast({"--version"});
+  CHECK(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::StartsWith("roofcast 0.") || Catch::StartsWith("roofcast 1."));
+}
