@@ -289,15 +289,21 @@ void run_profile(const ProfileOptions& options) {
       !options.output.empty() ? options.output : options.timing_only ? "roofcast-measured.json" : "roofcast-profile.json";
   const bool per_process = is_per_process(output);
   if (!per_process) check_replaceable(output);  // before the application runs, not after
+  // Both runs record the pattern's variables and the launchers' rank variables: processes that
+  // start together (MPI ranks, torchrun workers) start in either order, so the runs' processes
+  // are matched by these values first (read_run_records), not by start order alone.
   std::string recorded_env;
-  for (const auto& name : pattern_variables(output)) recorded_env += (recorded_env.empty() ? "" : ",") + name;
+  std::vector<std::string> recorded = pattern_variables(output);
+  for (const char* name : protocol::kRankVariables)
+    if (std::find(recorded.begin(), recorded.end(), name) == recorded.end()) recorded.push_back(name);
+  for (const auto& name : recorded) recorded_env += (recorded_env.empty() ? "" : ",") + name;
   RecordsFolder folder(options.records_dir);
   const fs::path timing_folder = fs::path(folder.path()) / "timing";
   const fs::path counter_folder = fs::path(folder.path()) / "counters";
   fs::create_directories(timing_folder);
 
   auto timing_env = collector_environment(options, library, timing_folder, "timing");
-  if (!recorded_env.empty()) timing_env[protocol::kRecordEnvVariable] = recorded_env;
+  timing_env[protocol::kRecordEnvVariable] = recorded_env;
   const AppExit timing_exit = run_monitored(options, timing_env, timing_folder, "timing", 0);
   const RunRecords timing = read_run_records(timing_folder, "timing");
   bool usable = report(timing, "timing");
@@ -332,6 +338,7 @@ void run_profile(const ProfileOptions& options) {
     for (const auto& metric : metrics) joined_metrics += (joined_metrics.empty() ? "" : ",") + metric;
     env[protocol::kMetricsVariable] = joined_metrics;
     env[protocol::kCacheControlVariable] = options.cache_control;
+    env[protocol::kRecordEnvVariable] = recorded_env;
     // The sample: each shape's launches per process in the timing run, so the counter run can
     // spread its picks over them.
     uint64_t planned = 0;

@@ -143,8 +143,10 @@ RunRecords read_run_records(const std::filesystem::path& folder, const std::stri
       processes.push_back(read_process_file(entry.path(), run));
   }
   if (error) throw InputError(fmt::format("{}: cannot list the collector's records: {}", printable(folder.string()), error.message()));
+  // Processes that start together (MPI ranks) start in either order from run to run: their
+  // recorded rank variables come first, so that both runs number them alike.
   std::sort(processes.begin(), processes.end(), [](const ProcessFile& a, const ProcessFile& b) {
-    return std::tie(a.start_ns, a.pid) < std::tie(b.start_ns, b.pid);
+    return std::tie(a.env, a.start_ns, a.pid) < std::tie(b.env, b.start_ns, b.pid);
   });
   run.processes = static_cast<int>(processes.size());
   for (size_t p = 0; p < processes.size(); ++p) {

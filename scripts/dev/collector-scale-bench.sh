@@ -6,7 +6,12 @@
 #     control on as many launches as roofcast profiled and on the first NCU_LAUNCHES; where the
 #     counter run's time goes, from the collector's per-launch costs (--records-dir).
 #  2. Sampled (default --sample 5) against --sample all on the corpus workloads (thesis counters).
-# Usage: scripts/dev/collector-scale-bench.sh [BUILD] [RESULTS]   PARTS="scale sample" picks parts.
+#  3. PARTS=ncu: on every corpus program (RUN_ARGS as scripts/dev/validate-gpu.sh runs them),
+#     the wall time of `roofcast profile` (full metric set, default sample) against ncu with the
+#     same metrics, cache and clock control, on as many launches as roofcast profiled (-c);
+#     ncu-vs-roofcast.md is the table. Stops starting programs NCU_PART_BUDGET_S seconds in.
+# Usage: scripts/dev/collector-scale-bench.sh [BUILD] [RESULTS]   PARTS="scale sample ncu" picks parts
+# (default "scale sample").
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build-gpu}
@@ -71,4 +76,66 @@ if [[ $PARTS == *" sample "* ]]; then
       >>"$R/sample-vs-all.txt" 2>&1
   done
   cat "$R/sample-vs-all.txt"
+fi
+
+if [[ $PARTS == *" ncu "* ]]; then
+  METRICS=$("$BIN/roofcast" profile --list-metrics --metrics full | awk '/__/{print $1}' | paste -sd,)
+  RUN_ARGS=${RUN_ARGS:-"--warmups 1 --repeats 3"}
+  N="$R/ncu-vs-roofcast"
+  mkdir -p "$N"
+  : >"$N/times.tsv"
+  part_start=$(date +%s)
+  programs=()
+  for w in redblack_sor lmsor sgemm stream int_heavy divergent short_kernel serial_latency launch_chain \
+    low_occupancy atomics graph_gather merge_sort bulk_copy; do
+    programs+=("$w|$BIN/roofcast-workload-$w $RUN_ARGS")
+  done
+  programs+=("pytorch_ops|python3 $PWD/workloads/pytorch_ops.py $RUN_ARGS")
+  for entry in "${programs[@]}"; do
+    w=${entry%%|*}
+    read -ra cmd <<<"${entry#*|}"
+    if (($(date +%s) - part_start > ${NCU_PART_BUDGET_S:-240})); then
+      printf '%s\tskipped: past NCU_PART_BUDGET_S\n' "$w" >>"$N/times.tsv"
+      continue
+    fi
+    if [[ $w == pytorch_ops ]] && ! python3 -c 'import torch; assert torch.cuda.is_available()' >/dev/null 2>&1; then
+      printf '%s\tskipped: no PyTorch with CUDA here\n' "$w" >>"$N/times.tsv"
+      continue
+    fi
+    [[ -x ${cmd[0]} || ${cmd[0]} == python3 ]] || { printf '%s\tskipped: not built\n' "$w" >>"$N/times.tsv"; continue; }
+    t0=$(now); $T "${cmd[@]}" >"$N/$w-app.log" 2>&1; rc_app=$?; t1=$(now); app=$(elapsed $t0 $t1)
+    t0=$(now)
+    $T "$BIN/roofcast" profile -o "$N/$w-roofcast.json" -- "${cmd[@]}" >"$N/$w-roofcast.log" 2>&1
+    rc_r=$?; t1=$(now); roof=$(elapsed $t0 $t1)
+    read -r launches profiled < <(python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels']; print(sum(x['invocations'] for x in k), sum(x.get('profiled_invocations', x['invocations']) for x in k))" "$N/$w-roofcast.json" 2>/dev/null || echo "0 0")
+    if ((profiled > 0)); then
+      t0=$(now)
+      $T ncu --metrics "$METRICS" --cache-control all --clock-control none -c "$profiled" -f -o "$N/$w-ncu" "${cmd[@]}" \
+        >"$N/$w-ncu.log" 2>&1
+      rc_n=$?; t1=$(now); ncu_s=$(elapsed $t0 $t1)
+      ncu_launches=$(grep -c '^==PROF== Profiling "' "$N/$w-ncu.log")
+    else
+      rc_n=-; ncu_s=-; ncu_launches=0
+    fi
+    rm -f "$N/$w-ncu.ncu-rep"  # large; the log keeps what ncu profiled
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$launches" "$profiled" "$ncu_launches" "$app" "$roof" "$ncu_s" \
+      "$rc_app" "$rc_r" "$rc_n" >>"$N/times.tsv"
+  done
+  python3 - "$N/times.tsv" >"$R/ncu-vs-roofcast.md" <<'PY'
+import sys
+print("| program | launches | profiled by roofcast | profiled by ncu (-c) | app alone (s) | roofcast profile (s) | ncu (s) | roofcast / ncu | exit codes app/roofcast/ncu |")
+print("|---|---|---|---|---|---|---|---|---|")
+for line in open(sys.argv[1]):
+    f = line.rstrip("\n").split("\t")
+    if len(f) < 10:
+        print(f"| {f[0]} | {f[1] if len(f) > 1 else ''} |  |  |  |  |  |  |  |")
+        continue
+    w, launches, profiled, ncu_launches, app, roof, ncu, ra, rr, rn = f
+    try:
+        ratio = f"{float(roof) / float(ncu):.2f}" + (" **slower**" if float(roof) > float(ncu) else "")
+    except ValueError:
+        ratio = "-"
+    print(f"| {w} | {launches} | {profiled} | {ncu_launches} | {app} | {roof} | {ncu} | {ratio} | {ra}/{rr}/{rn} |")
+PY
+  cat "$R/ncu-vs-roofcast.md"
 fi

@@ -118,6 +118,37 @@ TEST_CASE("two runs are joined by process, kernel, shape and order, and aggregat
   fs::remove_all(folder);
 }
 
+TEST_CASE("MPI ranks that start in another order in the counter run are matched by their rank variable") {
+  const auto folder = fresh_folder("records-ranks");
+  fs::create_directories(folder / "t");
+  fs::create_directories(folder / "c");
+  // Rank 0 starts first in the timing run, rank 1 in the counter run; each rank has its own grid.
+  write_lines(folder / "t/roofcast-timing-10.jsonl",
+              {R"({"type":"process","pid":10,"start_ns":1000,"mode":"timing","env":{"OMPI_COMM_WORLD_RANK":"0"}})",
+               launch(0, "_Z4stepPf", 4, 1e6), R"({"type":"end","launches":1})"});
+  write_lines(folder / "t/roofcast-timing-11.jsonl",
+              {R"({"type":"process","pid":11,"start_ns":1001,"mode":"timing","env":{"OMPI_COMM_WORLD_RANK":"1"}})",
+               launch(0, "_Z4stepPf", 5, 2e6), R"({"type":"end","launches":1})"});
+  write_lines(folder / "c/roofcast-counters-20.jsonl",
+              {R"({"type":"process","pid":20,"start_ns":3001,"mode":"counters","env":{"OMPI_COMM_WORLD_RANK":"0"}})",
+               counted(0, "_Z4stepPf", 4, 10, 40), R"({"type":"end","launches":1})"});
+  write_lines(folder / "c/roofcast-counters-21.jsonl",
+              {R"({"type":"process","pid":21,"start_ns":3000,"mode":"counters","env":{"OMPI_COMM_WORLD_RANK":"1"}})",
+               counted(0, "_Z4stepPf", 5, 20, 50), R"({"type":"end","launches":1})"});
+  const RunRecords timing = read_run_records(folder / "t", "timing");
+  const RunRecords counters = read_run_records(folder / "c", "counters");
+  REQUIRE(counters.process_info.size() == 2);
+  CHECK(counters.process_info[0].pid == 20);  // rank 0 first, though it started second
+  const JoinedRuns joined = join_runs(timing, counters, true);
+  CHECK(joined.timing_only == 0);
+  CHECK(joined.counters_only == 0);
+  REQUIRE(joined.launches.size() == 2);
+  CHECK(joined.launches[0].grid[0] == 4);
+  CHECK(joined.launches[0].metrics.at("smsp__inst_executed.sum") == 10);
+  CHECK(joined.launches[1].metrics.at("smsp__inst_executed.sum") == 20);
+  fs::remove_all(folder);
+}
+
 TEST_CASE("launches whose counterpart is missing are not joined") {
   RunRecords timing, counters;
   LaunchRecord a;

@@ -19,6 +19,16 @@ if(TARGET roofcast_cupti_host)
     SOURCES profiler/collector_scale_gpu_test.cpp support/run_command.cpp
     LIBRARIES roofcast::formats nlohmann_json::nlohmann_json)
   add_dependencies(collector_scale_gpu_tests roofcast roofcast_injection roofcast-fork-tree-test-app)
+  if(TARGET roofcast-mpi-ranks-test-app)
+    roofcast_add_gpu_test(collector_mpi_gpu_tests
+      SOURCES profiler/collector_mpi_gpu_test.cpp support/run_command.cpp
+      LIBRARIES roofcast::formats nlohmann_json::nlohmann_json)
+    target_compile_definitions(collector_mpi_gpu_tests PRIVATE ROOFCAST_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+    add_dependencies(collector_mpi_gpu_tests roofcast roofcast_injection roofcast-mpi-ranks-test-app)
+  else()
+    add_test(NAME collector_mpi_gpu_tests COMMAND sh -c "echo 'SKIP: no MPI found by find_package(MPI)'; exit 77")
+    set_tests_properties(collector_mpi_gpu_tests PROPERTIES LABELS gpu SKIP_RETURN_CODE 77)
+  endif()
 endif()
 
 roofcast_add_test(profiler_cli_tests

@@ -38,6 +38,10 @@ inline constexpr const char* kSamplePlanVariable = "ROOFCAST_PROFILE_SAMPLE_PLAN
 // Comma-separated environment variables whose values each process records in its "process"
 // record ("env":{name: value}), for --output patterns such as %q{OMPI_COMM_WORLD_RANK}.
 inline constexpr const char* kRecordEnvVariable = "ROOFCAST_PROFILE_RECORD_ENV";
+// Recorded in every run: the rank variables of mpirun (Open MPI, MPICH/PMI, PMIx), Slurm and
+// torchrun, which tell apart processes that start together.
+inline constexpr const char* kRankVariables[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID", "RANK",
+                                                 "LOCAL_RANK"};
 
 inline constexpr const char* kFilePrefix = "roofcast-";
 inline constexpr const char* kFileSuffix = ".jsonl";

@@ -1,0 +1,83 @@
+// `roofcast profile -- mpirun -np 2 ...` on one GPU (issue 15): the collector reaches every rank
+// through mpirun's daemon, each rank gets its own profile from %q{OMPI_COMM_WORLD_RANK}, and
+// `roofcast merge` of them feeds predict. Built only where CMake finds an MPI; skips (exit 77)
+// where there is no GPU.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "roofcast/formats/files.hpp"
+#include "roofcast/formats/profile_json.hpp"
+#include "run_command.hpp"
+
+using roofcast::testing::run_roofcast;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kApp = std::string(ROOFCAST_BINARY_DIR) + "/roofcast-mpi-ranks-test-app";
+
+nlohmann::json read_profile(const fs::path& path) {
+  const std::string text = roofcast::read_text_file(path);
+  roofcast::parse_kernel_profile(text, path.string());
+  return nlohmann::json::parse(text);
+}
+
+std::map<std::string, nlohmann::json> by_short_name(const nlohmann::json& profile) {
+  std::map<std::string, nlohmann::json> kernels;
+  for (const auto& kernel : profile["kernels"]) {
+    const std::string name = kernel["name"];
+    kernels[name.substr(0, name.find('('))] = kernel;
+  }
+  return kernels;
+}
+
+}  // namespace
+
+TEST_CASE("both ranks of mpirun -np 2 are profiled, one profile each, and merge combines them for predict") {
+  const fs::path folder = fs::temp_directory_path() / ("roofcast-mpi-test-" + std::to_string(getpid()));
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  const auto result = run_roofcast({"profile", "--output", (folder / "prof-%q{OMPI_COMM_WORLD_RANK}.json").string(),
+                                    "--", ROOFCAST_MPIEXEC, "-np", "2", "--allow-run-as-root", "--oversubscribe", kApp});
+  INFO(result.out);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find("rank 0 of 2") != std::string::npos);
+  CHECK(result.out.find("rank 1 of 2") != std::string::npos);
+  for (int rank = 0; rank < 2; ++rank) {
+    const fs::path file = folder / ("prof-" + std::to_string(rank) + ".json");
+    INFO(file.string());
+    REQUIRE(fs::exists(file));
+    const auto profile = read_profile(file);
+    auto kernels = by_short_name(profile);
+    REQUIRE(kernels.count("rank_step") == 1);
+    REQUIRE(kernels.count("rank_sum") == 1);
+    CHECK(kernels.at("rank_step")["invocations"] == 30);
+    CHECK(kernels.at("rank_step")["launch_shapes"][0]["grid"][0] == 4 + rank);  // this rank's own launches
+    CHECK(kernels.at("rank_step")["profiled_invocations"] == 5);                  // counters collected in this rank
+    CHECK(kernels.at("rank_step")["counters"]["smsp__inst_executed.sum"].get<double>() > 0);
+    CHECK(kernels.at("rank_sum")["invocations"] == 1);
+    CHECK(profile["processes"].size() == 1);
+  }
+  const std::string merged = (folder / "merged.json").string();
+  const auto merge =
+      run_roofcast({"merge", (folder / "prof-0.json").string(), (folder / "prof-1.json").string(), "-o", merged});
+  INFO(merge.err);
+  REQUIRE(merge.exit_code == 0);
+  const auto profile = read_profile(merged);
+  CHECK(profile["kernels"].size() == 4);
+  CHECK(profile["merged"]["invocations"] == 62.0);
+  const auto predicted = run_roofcast({"predict", "--profile", merged, "--device", "GTX-660"});
+  INFO(predicted.err);
+  CHECK(predicted.exit_code == 0);
+  CHECK(predicted.out.find("[prof-0]") != std::string::npos);
+  CHECK(predicted.out.find("[prof-1]") != std::string::npos);
+  fs::remove_all(folder);
+}
