@@ -1,6 +1,7 @@
 #include "roofcast/formats/profile_json_fast_path.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <exception>
 #include <system_error>
@@ -16,6 +17,20 @@ namespace {
 // Below this many kernels per thread, starting a thread costs more than it saves.
 constexpr size_t kMinKernelsPerThread = 2000;
 constexpr unsigned kMaxThreads = 16;
+
+// The bytes the scan of a container stops at: quotes and brackets.
+constexpr std::array<bool, 256> kStructural = [] {
+  std::array<bool, 256> table{};
+  for (const unsigned char c : {'"', '{', '}', '[', ']'}) table[c] = true;
+  return table;
+}();
+
+// The bytes the scan of a string stops at.
+constexpr std::array<bool, 256> kQuoteOrBackslash = [] {
+  std::array<bool, 256> table{};
+  table['"'] = table['\\'] = true;
+  return table;
+}();
 
 // A cursor over the text that knows JSON's strings and brackets and nothing else.
 class Scanner {
@@ -36,6 +51,8 @@ class Scanner {
   bool skip_string(bool* escaped = nullptr) {
     ++i_;  // the opening quote
     while (i_ < text_.size()) {
+      while (i_ < text_.size() && !kQuoteOrBackslash[static_cast<unsigned char>(text_[i_])]) ++i_;
+      if (i_ >= text_.size()) break;
       const char c = text_[i_];
       if (c == '"') {
         ++i_;
@@ -59,6 +76,8 @@ class Scanner {
     if (first == '{' || first == '[') {
       size_t depth = 0;
       while (i_ < text_.size()) {
+        while (i_ < text_.size() && !kStructural[static_cast<unsigned char>(text_[i_])]) ++i_;
+        if (i_ >= text_.size()) return false;
         const char c = text_[i_];
         if (c == '"') {
           if (!skip_string()) return false;
