@@ -117,10 +117,15 @@ std::string read_text_file(const fs::path& path) {
   // Read in large chunks into one string sized up front where the size is known (a profile of
   // 100,000 kernels is ~90 MB: a stringstream's repeated growth and final copy cost more than
   // parsing it). A FIFO or /dev/stdin has no size and grows the string as it comes.
+  // A regular file is read straight into the string (one copy, not two), then whatever it grew by.
   std::string text;
-  if (const auto size = fs::file_size(path, error); !error) text.reserve(size);
+  if (const auto size = fs::file_size(path, error); !error && size > 0) {
+    text.resize(size);
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    text.resize(static_cast<size_t>(in.gcount()));
+  }
   std::vector<char> chunk(1 << 20);
-  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0)
+  while (in && (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0))
     text.append(chunk.data(), static_cast<size_t>(in.gcount()));
   if (in.bad()) throw InputError(fmt::format("{}: read failed", printable(path.string())));
   return text;

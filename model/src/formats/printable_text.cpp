@@ -11,11 +11,13 @@ std::string printable(std::string_view text) {
   result.reserve(text.size());
   size_t i = 0;
   while (i < text.size()) {
+    // A run of printable ASCII (most names are one) is copied whole.
+    const size_t run = i;
+    while (i < text.size() && static_cast<unsigned char>(text[i]) >= 0x20 && static_cast<unsigned char>(text[i]) < 0x7F)
+      ++i;
+    result.append(text.substr(run, i - run));
+    if (i == text.size()) break;
     const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte >= 0x20 && byte < 0x7F) {
-      result += text[i++];
-      continue;
-    }
     const size_t length = byte < 0x80 ? 0 : utf8_sequence_length(text.substr(i));
     const bool c1_control = length == 2 && byte == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
     if (length == 0 || c1_control) {

@@ -17,6 +17,10 @@ namespace roofcast {
 DeviceProfile parse_device_profile(std::string_view json_text, const std::string& source);
 KernelProfile parse_kernel_profile(std::string_view json_text, const std::string& source);
 
+// parse_kernel_profile without its fast path for well-formed profiles (profile_json_fast_path.hpp):
+// the same result and the same errors, slower. Tests and the fuzz target compare the two.
+KernelProfile parse_kernel_profile_checked(std::string_view json_text, const std::string& source);
+
 // Writers: the JSON object of each format. Fields the model does not hold
 // (provenance, per-launch records...) are the writer's to add to the result.
 nlohmann::json to_json(const DeviceProfile& device);
