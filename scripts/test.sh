@@ -11,4 +11,4 @@ scripts/setup.sh "${setup_options[@]}"
 scripts/build.sh
 (cd build && ctest --output-on-failure --parallel "$(nproc)")
 # The readers' fuzz targets (docs/fuzzing.md): the seed corpus replayed, then 15 s of fuzzing each.
-scripts/dev/fuzz.sh 15
+scripts/dev/fuzz.sh --jobs "$(nproc)" 15
