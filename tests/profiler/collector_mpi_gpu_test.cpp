@@ -14,6 +14,7 @@
 
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/profile_json.hpp"
+#include "profile_files.hpp"
 #include "run_command.hpp"
 
 using roofcast::testing::run_roofcast;
@@ -22,21 +23,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kApp = std::string(ROOFCAST_BINARY_DIR) + "/roofcast-mpi-ranks-test-app";
-
-nlohmann::json read_profile(const fs::path& path) {
-  const std::string text = roofcast::read_text_file(path);
-  roofcast::parse_kernel_profile(text, path.string());
-  return nlohmann::json::parse(text);
-}
-
-std::map<std::string, nlohmann::json> by_short_name(const nlohmann::json& profile) {
-  std::map<std::string, nlohmann::json> kernels;
-  for (const auto& kernel : profile["kernels"]) {
-    const std::string name = kernel["name"];
-    kernels[name.substr(0, name.find('('))] = kernel;
-  }
-  return kernels;
-}
 
 }  // namespace
 
@@ -55,8 +41,8 @@ TEST_CASE("both ranks of mpirun -np 2 are profiled, one profile each, and merge 
     const fs::path file = folder / ("prof-" + std::to_string(rank) + ".json");
     INFO(file.string());
     REQUIRE(fs::exists(file));
-    const auto profile = read_profile(file);
-    auto kernels = by_short_name(profile);
+    const auto profile = read_checked_profile(file);
+    auto kernels = kernels_by_short_name(profile);
     REQUIRE(kernels.count("rank_step") == 1);
     REQUIRE(kernels.count("rank_sum") == 1);
     CHECK(kernels.at("rank_step")["invocations"] == 30);
@@ -71,7 +57,7 @@ TEST_CASE("both ranks of mpirun -np 2 are profiled, one profile each, and merge 
       run_roofcast({"merge", (folder / "prof-0.json").string(), (folder / "prof-1.json").string(), "-o", merged});
   INFO(merge.err);
   REQUIRE(merge.exit_code == 0);
-  const auto profile = read_profile(merged);
+  const auto profile = read_checked_profile(merged);
   CHECK(profile["kernels"].size() == 4);
   CHECK(profile["merged"]["invocations"] == 62.0);
   const auto predicted = run_roofcast({"predict", "--profile", merged, "--device", "GTX-660"});

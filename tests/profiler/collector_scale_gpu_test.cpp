@@ -13,6 +13,7 @@
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/measured_json.hpp"
 #include "roofcast/formats/profile_json.hpp"
+#include "profile_files.hpp"
 #include "run_command.hpp"
 
 using roofcast::testing::run_roofcast;
@@ -22,27 +23,7 @@ namespace {
 
 const std::string kTree = std::string(ROOFCAST_BINARY_DIR) + "/roofcast-fork-tree-test-app";
 
-fs::path fresh(const std::string& name) {
-  const fs::path folder = fs::temp_directory_path() / ("roofcast-scale-test-" + std::to_string(getpid()) + "-" + name);
-  fs::remove_all(folder);
-  fs::create_directories(folder);
-  return folder;
-}
-
-nlohmann::json read_profile(const fs::path& path) {
-  const std::string text = roofcast::read_text_file(path);
-  roofcast::parse_kernel_profile(text, path.string());
-  return nlohmann::json::parse(text);
-}
-
-std::map<std::string, nlohmann::json> by_short_name(const nlohmann::json& profile) {
-  std::map<std::string, nlohmann::json> kernels;
-  for (const auto& kernel : profile["kernels"]) {
-    const std::string name = kernel["name"];
-    kernels[name.substr(0, name.find('('))] = kernel;
-  }
-  return kernels;
-}
+fs::path fresh(const std::string& name) { return fresh_test_folder("roofcast-scale-test-", name); }
 
 }  // namespace
 
@@ -56,8 +37,8 @@ TEST_CASE("a sampled profile scales a few launches per shape to all, as a full c
       {"profile", "--sample", "all", "-o", (folder / "all.json").string(), "--", kTree, "--children", "0"});
   INFO(all.err);
   REQUIRE(all.exit_code == 0);
-  auto s = by_short_name(read_profile(folder / "sampled.json"));
-  auto a = by_short_name(read_profile(folder / "all.json"));
+  auto s = kernels_by_short_name(read_checked_profile(folder / "sampled.json"));
+  auto a = kernels_by_short_name(read_checked_profile(folder / "all.json"));
   CHECK(s.at("tree_step")["invocations"] == 40);
   CHECK(s.at("tree_step")["profiled_invocations"] == 5);
   CHECK(s.at("tree_step")["counter_scaling"] == "per_launch_shape");
@@ -74,7 +55,7 @@ TEST_CASE("a sampled profile scales a few launches per shape to all, as a full c
       {"profile", "-k", "tree_step", "-c", "10", "-o", (folder / "c10.json").string(), "--", kTree, "--children", "0"});
   INFO(filtered.err);
   REQUIRE(filtered.exit_code == 0);
-  auto f = by_short_name(read_profile(folder / "c10.json"));
+  auto f = kernels_by_short_name(read_checked_profile(folder / "c10.json"));
   CHECK(f.size() == 1);
   CHECK(f.at("tree_step")["invocations"] == 10);
   CHECK(f.at("tree_step")["profiled_invocations"] == 5);
@@ -89,8 +70,8 @@ TEST_CASE("every process of a fork tree gets its own profile, and merge combines
   for (int rank = 0; rank < 3; ++rank) {
     const fs::path file = folder / ("rank" + std::to_string(rank) + ".json");
     REQUIRE(fs::exists(file));
-    const auto profile = read_profile(file);
-    auto kernels = by_short_name(profile);
+    const auto profile = read_checked_profile(file);
+    auto kernels = kernels_by_short_name(profile);
     CHECK(kernels.at("tree_step")["invocations"] == 40);
     CHECK(kernels.at("tree_step")["launch_shapes"][0]["grid"][0] == 4 + rank);  // this rank's own launches
     CHECK(profile["processes"].size() == 1);
@@ -107,7 +88,7 @@ TEST_CASE("every process of a fork tree gets its own profile, and merge combines
                                    (folder / "rank2.json").string(), "-o", merged});
   INFO(merge.err);
   REQUIRE(merge.exit_code == 0);
-  const auto profile = read_profile(merged);
+  const auto profile = read_checked_profile(merged);
   CHECK(profile["kernels"].size() == 6);
   CHECK(profile["merged"]["invocations"] == 123.0);
   const auto predicted = run_roofcast({"predict", "--profile", merged, "--device", "GTX-660"});
@@ -124,7 +105,7 @@ TEST_CASE("a child killed by SIGKILL: the others' records are written, and the a
   INFO(result.err);
   CHECK(result.exit_code == 3);  // the parent's status: a child failed
   CHECK(result.err.find("ended without flushing") != std::string::npos);
-  const auto kernels = by_short_name(read_profile(out));
+  const auto kernels = kernels_by_short_name(read_checked_profile(out));
   // The parent's and the surviving child's 80 launches at least; the killed child's timing
   // records are lost where CUPTI had not handed its Activity buffer over yet.
   CHECK(kernels.at("tree_step")["invocations"] >= 80);

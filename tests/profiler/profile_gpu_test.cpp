@@ -18,6 +18,7 @@
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/measured_json.hpp"
 #include "roofcast/formats/profile_json.hpp"
+#include "profile_files.hpp"
 #include "run_command.hpp"
 
 using roofcast::testing::run_roofcast;
@@ -28,15 +29,6 @@ const std::string kApp = std::string(ROOFCAST_BINARY_DIR) + "/roofcast-profiler-
 
 std::string output_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("roofcast-gpu-test-" + std::to_string(getpid()) + "-" + name)).string();
-}
-
-std::map<std::string, nlohmann::json> kernels_by_short_name(const nlohmann::json& profile) {
-  std::map<std::string, nlohmann::json> kernels;
-  for (const auto& kernel : profile["kernels"]) {
-    const std::string name = kernel["name"];
-    kernels[name.substr(0, name.find('('))] = kernel;
-  }
-  return kernels;
 }
 
 }  // namespace
