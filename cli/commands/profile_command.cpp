@@ -11,7 +11,6 @@
 #include <csignal>
 #include <cstring>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -21,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
+#include "roofcast/formats/command_line.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/json_text.hpp"
@@ -86,22 +86,6 @@ void list_metrics(const ProfileOptions& options) {
   if (result.signaled)
     std::cerr << fmt::format("roofcast profile: {} was killed by signal {}\n", command[0], result.signal);
   exit_with(result.exit_code);
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
-
-std::string quoted_command(const std::vector<std::string>& command) {
-  std::string text;
-  for (const auto& argument : command) {
-    if (!text.empty()) text += ' ';
-    text += argument.find_first_of(" \t'\"") == std::string::npos ? argument : "'" + argument + "'";
-  }
-  return text;
 }
 
 // The device most launches ran on.
@@ -409,7 +393,8 @@ void run_profile(const ProfileOptions& options) {
         std::cerr << fmt::format("roofcast profile: no kernel of {} has counters\n", printable(file));
         continue;
       }
-      ProfileProvenance provenance{device.name, device.chip, quoted_command(options.command), utc_now(),
+      ProfileProvenance provenance{device.name, device.chip, shell_command(options.command),
+                                   utc_time_text(std::chrono::system_clock::now()),
                                    options.metric_set, counters.passes, metrics, options.cache_control};
       nlohmann::json profile = kernel_profile_json(kernels, provenance, options.per_launch);
       profile["collector"]["sample"] = sample > 0 ? nlohmann::json(sample) : nlohmann::json("all");

@@ -2,22 +2,21 @@
 
 #include <array>
 
+#include "roofcast/model/counter_names.hpp"
+
 namespace roofcast::profiler {
 
 namespace {
 
-// The thesis' nine, in model.md's order (cupti-notes.md section 3.1; counter_names.cpp).
-constexpr std::array<MetricInfo, 9> kThesis{{
-    {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "flop_count_sp_fma", "FP32 FMA thread instructions"},
-    {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", "flop_count_dp_fma", "FP64 FMA thread instructions"},
-    {"smsp__sass_thread_inst_executed_op_memory_pred_on.sum", "inst_compute_ld_st", "load/store thread instructions"},
-    {"smsp__inst_executed.sum", "inst_executed", "warp instructions executed"},
-    {"smsp__sass_thread_inst_executed_op_fp32_pred_on.sum", "inst_fp_32", "FP32 thread instructions"},
-    {"smsp__sass_thread_inst_executed_op_fp64_pred_on.sum", "inst_fp_64", "FP64 thread instructions"},
-    {"smsp__sass_thread_inst_executed_op_integer_pred_on.sum", "inst_integer", "integer thread instructions"},
-    {"dram__sectors_read.sum", "dram_read_transactions", "32-byte DRAM read sectors"},
-    {"dram__sectors_write.sum", "dram_write_transactions", "32-byte DRAM write sectors"},
-}};
+// The thesis' nine, from the model's counter-name table (their names are written there only).
+const std::vector<MetricInfo>& thesis_table() {
+  static const std::vector<MetricInfo> table = [] {
+    std::vector<MetricInfo> rows;
+    for (const auto& counter : thesis_counter_names()) rows.push_back({counter.cupti, counter.nvprof, counter.meaning});
+    return rows;
+  }();
+  return table;
+}
 
 // The extension set (issue 4; names checked for GH100 in cupti-notes.md sections 2.6 and 3.3).
 constexpr std::array<MetricInfo, 23> kExtension{{
@@ -161,14 +160,14 @@ constexpr std::array<MetricInfo, 40> kLatency{{
 
 }  // namespace
 
-std::span<const MetricInfo> thesis_metrics() { return kThesis; }
+std::span<const MetricInfo> thesis_metrics() { return thesis_table(); }
 std::span<const MetricInfo> extension_metrics() { return kExtension; }
 std::span<const MetricInfo> pipes_metrics() { return kPipes; }
 std::span<const MetricInfo> latency_metrics() { return kLatency; }
 
 std::vector<std::string> metric_names(MetricSetName set) {
   std::vector<std::string> names;
-  for (const auto& metric : kThesis) names.emplace_back(metric.name);
+  for (const auto& metric : thesis_table()) names.emplace_back(metric.name);
   if (set == MetricSetName::full) {
     for (const auto& metric : kExtension) names.emplace_back(metric.name);
     for (const auto& metric : kPipes) names.emplace_back(metric.name);
@@ -185,7 +184,7 @@ bool parse_metric_set_name(std::string_view text, MetricSetName& set) {
 }
 
 const MetricInfo* find_metric(std::string_view name) {
-  for (const auto& metric : kThesis)
+  for (const auto& metric : thesis_table())
     if (metric.name == name) return &metric;
   for (const auto& metric : kExtension)
     if (metric.name == name) return &metric;

@@ -8,12 +8,15 @@
 namespace roofcast {
 
 // The nine counters of the thesis model, under their nvprof name and their
-// CUDA 13 (CUPTI Range Profiler / Nsight Compute) name.
+// CUDA 13 (CUPTI Range Profiler / Nsight Compute) name, with what each counts. The one list
+// of their names: the collector's metric set takes its thesis rows from here.
 struct ThesisCounterName {
   std::string_view nvprof;
   std::string_view cupti;
+  std::string_view meaning;
 };
 
+// In model.md's order.
 std::span<const ThesisCounterName> thesis_counter_names();
 
 // The nvprof name of a thesis counter given either spelling; nullopt for other counters.
