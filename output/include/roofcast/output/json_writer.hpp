@@ -20,6 +20,10 @@ namespace roofcast {
 class JsonWriter {
  public:
   explicit JsonWriter(std::ostream& out) : out_(out) {}
+  // A writer of the values of an array `depth` levels deep (inside objects), after values made
+  // elsewhere: each value starts with its separator (",\n" and the indentation). Its text goes
+  // to the array's own writer through values_text(), in order (values made on several threads).
+  JsonWriter(std::ostream& out, size_t depth);
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
   ~JsonWriter();  // writes what is still buffered
@@ -40,6 +44,10 @@ class JsonWriter {
   void value(const std::string& text) { value(std::string_view(text)); }
   void value(const std::optional<double>& number);
   void null();
+
+  // Values that a JsonWriter(out, depth) made for the array open here, at that depth: the
+  // first value of the array loses its leading comma.
+  void values_text(std::string_view text);
 
   // A key and its value.
   template <typename T>
