@@ -7,7 +7,6 @@
 #include <functional>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -336,13 +335,8 @@ void write_prediction(JsonWriter& json, const KernelPrediction& p) {
 
 // Predictions in the "predictions" array (two levels deep), each after a separator.
 struct JsonRows : PredictionRows {
-  void add(const KernelPrediction& p) override { write_prediction(*json, p); }
-  std::string text() {
-    json.reset();  // writes what it still holds
-    return out.str();
-  }
-  std::ostringstream out;
-  std::unique_ptr<JsonWriter> json = std::make_unique<JsonWriter>(out, 2);
+  void add(const KernelPrediction& p) override { write_prediction(json, p); }
+  JsonWriter json{2};
 };
 
 // The document nlohmann::json would write for {"format", "model", "predictions", "profile",
@@ -360,7 +354,7 @@ class PredictionJsonPrinter : public PredictionPrinter {
   void add(const KernelPrediction& p) override { write_prediction(json_, p); }
   std::unique_ptr<PredictionRows> rows() const override { return std::make_unique<JsonRows>(); }
   void write(std::unique_ptr<PredictionRows> rows) override {
-    json_.values_text(static_cast<JsonRows&>(*rows).text());
+    json_.values_text(static_cast<JsonRows&>(*rows).json.take_text());
   }
   void finish(const std::vector<DeviceTotal>& totals) override {
     json_.end_array();
