@@ -66,7 +66,7 @@ struct KernelRange {
 std::vector<DeviceTotal> predict_in_parallel(const Predictor& predictor, const KernelProfile& profile,
                                              const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
                                              PredictionPrinter& printer) {
-  constexpr size_t kKernelsPerRange = 256;
+  constexpr size_t kKernelsPerRange = 32;  // a range's text (JSON: ~600 KB) stays in the caches
   const size_t kernels = profile.kernels.size();
   const size_t range_count = (kernels + kKernelsPerRange - 1) / kKernelsPerRange;
   const size_t threads = std::min<size_t>(range_count, std::max(1u, std::thread::hardware_concurrency()));

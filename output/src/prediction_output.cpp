@@ -165,7 +165,7 @@ class PredictionTablePrinter : public PredictionPrinter {
     append_text_header(header, widths, text);
     out_ << text;
     // A few parts' lines at a time, so that the lines of the whole table are never held at once.
-    const size_t wave = 4 * std::max(1u, std::thread::hardware_concurrency());
+    const size_t wave = 16 * std::max(1u, std::thread::hardware_concurrency());
     std::vector<std::string> lines(wave);
     for (size_t first = 0; first < parts_.size(); first += wave) {
       const size_t count = std::min(wave, parts_.size() - first);
