@@ -25,10 +25,31 @@ bool needs_no_escaping(std::string_view text) {
 
 }  // namespace
 
+JsonWriter::JsonWriter(size_t depth) : out_(nullptr) {
+  for (size_t i = 0; i + 1 < depth; ++i) levels_.push_back({true, false, {}});
+  if (depth > 0) levels_.push_back({false, false, {}});
+}
+
 JsonWriter::~JsonWriter() { flush(); }
 
+void JsonWriter::values_text(std::string_view text) {
+  if (text.empty()) return;
+  if (levels_.empty() || levels_.back().object || after_key_)
+    throw std::logic_error("JsonWriter: values outside an array");
+  Level& level = levels_.back();
+  if (level.empty && text.front() == ',') text.remove_prefix(1);
+  level.empty = false;
+  if (out_ == nullptr) {
+    buffer_ += text;
+    return;
+  }
+  flush();
+  out_->write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
 void JsonWriter::flush() {
-  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  if (out_ == nullptr) return;
+  out_->write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   buffer_.clear();
 }
 

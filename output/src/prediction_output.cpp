@@ -1,7 +1,13 @@
 #include "roofcast/output/prediction_output.hpp"
 
 #include <cmath>
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -85,35 +91,127 @@ Table totals_table(const std::vector<DeviceTotal>& device_totals, bool corrected
   return totals;
 }
 
-// The aligned table, or with `markdown` a markdown table (the same cells).
+// Runs body(0) ... body(count - 1) on up to hardware_concurrency() threads.
+void for_each_parallel(size_t count, const std::function<void(size_t)>& body) {
+  const size_t threads = std::min<size_t>(count, std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    for (size_t i = next++; i < count; i = next++) {
+      try {
+        body(i);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& thread : pool) thread.join();
+  if (error) std::rethrow_exception(error);
+}
+
+struct TableRows : PredictionRows {
+  TableRows(const std::vector<Table::Column>& columns, bool corrected) : corrected(corrected) {
+    table.columns = columns;
+  }
+  void add(const KernelPrediction& p) override { table.add_row(kernel_row(p, corrected)); }
+
+  Table table;
+  bool corrected;
+};
+
+// The aligned table, or with `markdown` a markdown table (the same cells). The rows are kept
+// as they came, one Table per range of kernels: their widths and lines are made on every core.
 class PredictionTablePrinter : public PredictionPrinter {
  public:
   PredictionTablePrinter(std::ostream& out, const std::string& model, bool corrected, bool markdown)
-      : out_(out), corrected_(corrected), markdown_(markdown) {
-    table_.columns = kernel_columns(model, corrected);
+      : out_(out), corrected_(corrected), markdown_(markdown), columns_(kernel_columns(model, corrected)) {}
+  void add(const KernelPrediction& p) override {
+    if (parts_.empty()) parts_.push_back(std::make_unique<TableRows>(columns_, corrected_));
+    parts_.back()->add(p);
   }
-  void add(const KernelPrediction& p) override { table_.add_row(kernel_row(p, corrected_)); }
+  std::unique_ptr<PredictionRows> rows() const override { return std::make_unique<TableRows>(columns_, corrected_); }
+  void write(std::unique_ptr<PredictionRows> rows) override {
+    parts_.emplace_back(static_cast<TableRows*>(rows.release()));
+  }
   void finish(const std::vector<DeviceTotal>& device_totals) override {
     const Table totals = totals_table(device_totals, corrected_);
     if (markdown_) {
-      out_ << render_markdown(table_) << "\n**Totals per device**\n\n" << render_markdown(totals);
+      Table table;
+      table.columns = columns_;
+      for (const auto& part : parts_) table.append(part->table);
+      out_ << render_markdown(table) << "\n**Totals per device**\n\n" << render_markdown(totals);
       return;
     }
-    write_text(table_, out_);
+    write_table();
     out_ << "\nTotals per device\n";
     write_text(totals, out_);
   }
 
  private:
+  void write_table() {
+    Table header;
+    header.columns = columns_;
+    std::vector<size_t> widths = text_widths(header);
+    std::vector<std::vector<size_t>> part_widths(parts_.size());
+    for_each_parallel(parts_.size(), [&](size_t i) { part_widths[i] = text_widths(parts_[i]->table); });
+    for (const auto& w : part_widths)
+      for (size_t c = 0; c < widths.size(); ++c) widths[c] = std::max(widths[c], w[c]);
+    std::string text;
+    append_text_header(header, widths, text);
+    out_ << text;
+    // A few parts' lines at a time, so that the lines of the whole table are never held at once.
+    const size_t wave = 16 * std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::string> lines(wave);
+    for (size_t first = 0; first < parts_.size(); first += wave) {
+      const size_t count = std::min(wave, parts_.size() - first);
+      for_each_parallel(count, [&](size_t i) {
+        lines[i].clear();
+        append_text_rows(parts_[first + i]->table, widths, lines[i]);
+        parts_[first + i].reset();
+      });
+      for (size_t i = 0; i < count; ++i) out_ << lines[i];
+    }
+  }
+
   std::ostream& out_;
   bool corrected_;
   bool markdown_;
-  Table table_;
+  std::vector<Table::Column> columns_;
+  std::vector<std::unique_ptr<TableRows>> parts_;
+};
+
+std::vector<std::string> csv_cells(const KernelPrediction& p) {
+  if (const ThesisPrediction* t = p.prediction.thesis()) {
+    const auto& k = p.parameters;
+    return {p.kernel, p.device, std::string(to_string(k.type)), to_string(t->bound),
+            csv_number(t->predicted_ms), csv_optional(p.measured_ms), csv_optional(p.error),
+            csv_optional(p.E_util), csv_optional(p.corrected_ms), csv_optional(p.corrected_error),
+            csv_number(k.W_comp), csv_number(k.W_traf), csv_number(k.E_mix), csv_number(k.D_ops),
+            csv_number(k.D_ldst), csv_number(k.D_other()), csv_number(t->T_op), csv_number(t->W_op),
+            csv_number(t->W_ldst), csv_number(t->W_other), csv_number(t->C_op), csv_number(t->C_ldst),
+            csv_number(t->C_other), csv_number(t->E_instr), csv_number(t->T_op_adjusted),
+            csv_number(t->O_krn), csv_number(t->O_dev), csv_number(t->T_predicted)};
+  }
+  const PipesPrediction& r = *p.prediction.pipes();
+  auto number = [](double v) { return fmt::format("{}", v); };
+  return {p.kernel, p.device, r.limiter, to_string(r.bound), number(r.compute_ms), number(r.memory_ms),
+          number(r.latency.ms), number(r.compute_wave_factor), number(r.launch_ms), number(r.predicted_ms),
+          p.corrected_ms ? number(*p.corrected_ms) : "", p.measured_ms ? number(*p.measured_ms) : ""};
+}
+
+struct CsvRows : PredictionRows {
+  void add(const KernelPrediction& p) override { append_csv_row(csv_cells(p), text); }
+  std::string text;
 };
 
 class PredictionCsvPrinter : public PredictionPrinter {
  public:
-  PredictionCsvPrinter(std::ostream& out, const std::string& model) : csv_(out) {
+  PredictionCsvPrinter(std::ostream& out, const std::string& model) : out_(out), csv_(out) {
     if (model == "thesis")
       csv_.write_row({"kernel", "device", "K_type", "bound", "predicted_ms", "measured_ms", "error", "E_util",
                       "corrected_ms", "corrected_error", "W_comp", "W_traf", "E_mix", "D_ops", "D_ldst", "D_other",
@@ -123,29 +221,122 @@ class PredictionCsvPrinter : public PredictionPrinter {
       csv_.write_row({"kernel", "device", "limiter", "bound", "compute_ms", "memory_ms", "latency_ms",
                       "compute_wave_factor", "launch_ms", "predicted_ms", "calibrated_ms", "measured_ms"});
   }
-  void add(const KernelPrediction& p) override {
-    if (const ThesisPrediction* t = p.prediction.thesis()) {
-      const auto& k = p.parameters;
-      csv_.write_row({p.kernel, p.device, std::string(to_string(k.type)), to_string(t->bound),
-                      csv_number(t->predicted_ms), csv_optional(p.measured_ms), csv_optional(p.error),
-                      csv_optional(p.E_util), csv_optional(p.corrected_ms), csv_optional(p.corrected_error),
-                      csv_number(k.W_comp), csv_number(k.W_traf), csv_number(k.E_mix), csv_number(k.D_ops),
-                      csv_number(k.D_ldst), csv_number(k.D_other()), csv_number(t->T_op), csv_number(t->W_op),
-                      csv_number(t->W_ldst), csv_number(t->W_other), csv_number(t->C_op), csv_number(t->C_ldst),
-                      csv_number(t->C_other), csv_number(t->E_instr), csv_number(t->T_op_adjusted),
-                      csv_number(t->O_krn), csv_number(t->O_dev), csv_number(t->T_predicted)});
-      return;
-    }
-    const PipesPrediction& r = *p.prediction.pipes();
-    auto number = [](double v) { return fmt::format("{}", v); };
-    csv_.write_row({p.kernel, p.device, r.limiter, to_string(r.bound), number(r.compute_ms), number(r.memory_ms),
-                    number(r.latency.ms), number(r.compute_wave_factor), number(r.launch_ms), number(r.predicted_ms),
-                    p.corrected_ms ? number(*p.corrected_ms) : "", p.measured_ms ? number(*p.measured_ms) : ""});
+  void add(const KernelPrediction& p) override { csv_.write_row(csv_cells(p)); }
+  std::unique_ptr<PredictionRows> rows() const override { return std::make_unique<CsvRows>(); }
+  void write(std::unique_ptr<PredictionRows> rows) override {
+    csv_.flush();
+    const std::string& text = static_cast<CsvRows&>(*rows).text;
+    out_.write(text.data(), static_cast<std::streamsize>(text.size()));
   }
   void finish(const std::vector<DeviceTotal>&) override { csv_.flush(); }
 
  private:
+  std::ostream& out_;
   CsvWriter csv_;
+};
+
+void write_numbers(JsonWriter& json, std::string_view key, const std::map<std::string, double>& numbers) {
+  json.key(key);
+  json.begin_object();
+  for (const auto& [name, value] : numbers) json.member(name, value);
+  json.end_object();
+}
+// The latency term: what it is made of where it is modelled, else why it is not.
+void write_latency(JsonWriter& json, const LatencyTerm& t) {
+  json.key("latency");
+  json.begin_object();
+  if (!t.modelled) {
+    json.member("modelled", false);
+    json.member("note", t.note);
+  } else {
+    json.member("instructions_per_warp", t.instructions_per_warp);
+    json.member("kind", t.kind);
+    json.member("modelled", true);
+    json.member("ms", t.ms);
+    std::map<std::string, double> parts;
+    for (const auto& part : t.parts) parts[part.name] = part.ns;
+    write_numbers(json, "ns_per_instruction", parts);
+    json.member("resident_warps_per_scheduler", t.resident_warps_per_scheduler);
+    json.member("warps_to_hide_latency", t.warps_to_hide_latency);
+    json.member("waves_per_launch", t.waves);
+  }
+  json.end_object();
+}
+// Costs by name (a later cost of the same name replaces an earlier one, as in a JSON object).
+void write_costs(JsonWriter& json, std::string_view key, const std::vector<PipesCost>& costs) {
+  std::map<std::string, double> by_name;
+  for (const auto& c : costs) by_name[c.name] = c.ms;
+  write_numbers(json, key, by_name);
+}
+
+void write_thesis(JsonWriter& json, const KernelParameters& k, const ThesisPrediction& t) {
+  json.begin_object();
+  json.member("C_ldst", t.C_ldst);
+  json.member("C_op", t.C_op);
+  json.member("C_other", t.C_other);
+  json.member("D_ldst", k.D_ldst);
+  json.member("D_ops", k.D_ops);
+  json.member("D_other", k.D_other());
+  json.member("E_instr", t.E_instr);
+  json.member("E_mix", k.E_mix);
+  json.member("K_type", to_string(k.type));
+  json.member("O_dev", t.O_dev);
+  json.member("O_krn", t.O_krn);  // JSON has no infinity: a kernel with no DRAM traffic has O_krn null
+  json.member("T_op", t.T_op);
+  json.member("T_op_adjusted", t.T_op_adjusted);
+  json.member("T_predicted", t.T_predicted);
+  json.member("W_comp", k.W_comp);
+  json.member("W_ldst", t.W_ldst);
+  json.member("W_op", t.W_op);
+  json.member("W_other", t.W_other);
+  json.member("W_traf", k.W_traf);
+  json.end_object();
+}
+void write_pipes(JsonWriter& json, const PipesPrediction& r) {
+  json.begin_object();
+  json.member("blocks_per_launch", r.blocks);
+  json.member("blocks_per_sm", r.blocks_per_sm);
+  write_costs(json, "compute_costs_ms", r.compute);
+  json.member("compute_ms", r.compute_ms);
+  json.member("compute_wave_factor", r.compute_wave_factor);
+  write_latency(json, r.latency);
+  json.member("latency_ms", r.latency.ms);
+  json.member("launch_ms", r.launch_ms);
+  json.member("measured_pipes", r.work.measured_pipes);
+  write_costs(json, "memory_costs_ms", r.memory);
+  json.member("memory_ms", r.memory_ms);
+  json.key("notes");
+  json.begin_array();
+  for (const auto& note : r.notes) json.value(note);
+  json.end_array();
+  json.member("occupancy_limiter", r.occupancy_limiter);
+  write_numbers(json, "pipe_instructions", r.work.pipe_instructions);
+  write_numbers(json, "tensor_ops", r.work.tensor_ops);
+  json.end_object();
+}
+
+void write_prediction(JsonWriter& json, const KernelPrediction& p) {
+  json.begin_object();
+  json.member("E_util", p.E_util);
+  json.member("bound", to_string(p.prediction.bound));
+  json.member("corrected_error", p.corrected_error);
+  json.member("corrected_ms", p.corrected_ms);
+  json.key("details");
+  if (const ThesisPrediction* t = p.prediction.thesis()) write_thesis(json, p.parameters, *t);
+  if (const PipesPrediction* r = p.prediction.pipes()) write_pipes(json, *r);
+  json.member("device", p.device);
+  json.member("error", p.error);
+  json.member("kernel", p.kernel);
+  json.member("limiter", p.prediction.limiter);
+  json.member("measured_ms", p.measured_ms);
+  json.member("predicted_ms", p.predicted_ms());
+  json.end_object();
+}
+
+// Predictions in the "predictions" array (two levels deep), each after a separator.
+struct JsonRows : PredictionRows {
+  void add(const KernelPrediction& p) override { write_prediction(json, p); }
+  JsonWriter json{2};
 };
 
 // The document nlohmann::json would write for {"format", "model", "predictions", "profile",
@@ -160,22 +351,10 @@ class PredictionJsonPrinter : public PredictionPrinter {
     json_.key("predictions");
     json_.begin_array();
   }
-  void add(const KernelPrediction& p) override {
-    json_.begin_object();
-    json_.member("E_util", p.E_util);
-    json_.member("bound", to_string(p.prediction.bound));
-    json_.member("corrected_error", p.corrected_error);
-    json_.member("corrected_ms", p.corrected_ms);
-    json_.key("details");
-    if (const ThesisPrediction* t = p.prediction.thesis()) write_thesis(p.parameters, *t);
-    if (const PipesPrediction* r = p.prediction.pipes()) write_pipes(*r);
-    json_.member("device", p.device);
-    json_.member("error", p.error);
-    json_.member("kernel", p.kernel);
-    json_.member("limiter", p.prediction.limiter);
-    json_.member("measured_ms", p.measured_ms);
-    json_.member("predicted_ms", p.predicted_ms());
-    json_.end_object();
+  void add(const KernelPrediction& p) override { write_prediction(json_, p); }
+  std::unique_ptr<PredictionRows> rows() const override { return std::make_unique<JsonRows>(); }
+  void write(std::unique_ptr<PredictionRows> rows) override {
+    json_.values_text(static_cast<JsonRows&>(*rows).json.take_text());
   }
   void finish(const std::vector<DeviceTotal>& totals) override {
     json_.end_array();
@@ -199,85 +378,6 @@ class PredictionJsonPrinter : public PredictionPrinter {
   }
 
  private:
-  void write_thesis(const KernelParameters& k, const ThesisPrediction& t) {
-    json_.begin_object();
-    json_.member("C_ldst", t.C_ldst);
-    json_.member("C_op", t.C_op);
-    json_.member("C_other", t.C_other);
-    json_.member("D_ldst", k.D_ldst);
-    json_.member("D_ops", k.D_ops);
-    json_.member("D_other", k.D_other());
-    json_.member("E_instr", t.E_instr);
-    json_.member("E_mix", k.E_mix);
-    json_.member("K_type", to_string(k.type));
-    json_.member("O_dev", t.O_dev);
-    json_.member("O_krn", t.O_krn);  // JSON has no infinity: a kernel with no DRAM traffic has O_krn null
-    json_.member("T_op", t.T_op);
-    json_.member("T_op_adjusted", t.T_op_adjusted);
-    json_.member("T_predicted", t.T_predicted);
-    json_.member("W_comp", k.W_comp);
-    json_.member("W_ldst", t.W_ldst);
-    json_.member("W_op", t.W_op);
-    json_.member("W_other", t.W_other);
-    json_.member("W_traf", k.W_traf);
-    json_.end_object();
-  }
-  void write_pipes(const PipesPrediction& r) {
-    json_.begin_object();
-    json_.member("blocks_per_launch", r.blocks);
-    json_.member("blocks_per_sm", r.blocks_per_sm);
-    write_costs("compute_costs_ms", r.compute);
-    json_.member("compute_ms", r.compute_ms);
-    json_.member("compute_wave_factor", r.compute_wave_factor);
-    write_latency(r.latency);
-    json_.member("latency_ms", r.latency.ms);
-    json_.member("launch_ms", r.launch_ms);
-    json_.member("measured_pipes", r.work.measured_pipes);
-    write_costs("memory_costs_ms", r.memory);
-    json_.member("memory_ms", r.memory_ms);
-    json_.key("notes");
-    json_.begin_array();
-    for (const auto& note : r.notes) json_.value(note);
-    json_.end_array();
-    json_.member("occupancy_limiter", r.occupancy_limiter);
-    write_numbers("pipe_instructions", r.work.pipe_instructions);
-    write_numbers("tensor_ops", r.work.tensor_ops);
-    json_.end_object();
-  }
-  void write_numbers(std::string_view key, const std::map<std::string, double>& numbers) {
-    json_.key(key);
-    json_.begin_object();
-    for (const auto& [name, value] : numbers) json_.member(name, value);
-    json_.end_object();
-  }
-  // The latency term: what it is made of where it is modelled, else why it is not.
-  void write_latency(const LatencyTerm& t) {
-    json_.key("latency");
-    json_.begin_object();
-    if (!t.modelled) {
-      json_.member("modelled", false);
-      json_.member("note", t.note);
-    } else {
-      json_.member("instructions_per_warp", t.instructions_per_warp);
-      json_.member("kind", t.kind);
-      json_.member("modelled", true);
-      json_.member("ms", t.ms);
-      std::map<std::string, double> parts;
-      for (const auto& part : t.parts) parts[part.name] = part.ns;
-      write_numbers("ns_per_instruction", parts);
-      json_.member("resident_warps_per_scheduler", t.resident_warps_per_scheduler);
-      json_.member("warps_to_hide_latency", t.warps_to_hide_latency);
-      json_.member("waves_per_launch", t.waves);
-    }
-    json_.end_object();
-  }
-  // Costs by name (a later cost of the same name replaces an earlier one, as in a JSON object).
-  void write_costs(std::string_view key, const std::vector<PipesCost>& costs) {
-    std::map<std::string, double> by_name;
-    for (const auto& c : costs) by_name[c.name] = c.ms;
-    write_numbers(key, by_name);
-  }
-
   std::ostream& out_;
   JsonWriter json_;
   std::string profile_source_;

@@ -62,38 +62,69 @@ std::string_view Table::cell(size_t row, size_t column) const {
   return std::string_view(text_).substr(begin, cell_ends_[index] - begin);
 }
 
-void write_text(const Table& table, std::ostream& out) {
+void Table::append(const Table& other) {
+  const size_t text_offset = text_.size(), cell_offset = cell_ends_.size();
+  text_ += other.text_;
+  for (const size_t end : other.cell_ends_) cell_ends_.push_back(end + text_offset);
+  for (const size_t first : other.row_first_cell_) row_first_cell_.push_back(first + cell_offset);
+}
+
+std::vector<size_t> text_widths(const Table& table) {
   std::vector<size_t> widths;
   for (const auto& column : table.columns) widths.push_back(display_width(printable(column.header)));
   for (size_t r = 0; r < table.row_count(); ++r) {
     for (size_t i = 0; i < table.cell_count(r) && i < widths.size(); ++i)
       widths[i] = std::max(widths[i], display_width(printable(table.cell(r, i))));
   }
-  std::string text;
-  auto line = [&](auto cell_at, size_t cell_count, bool header) {
-    text.clear();
-    for (size_t i = 0; i < widths.size(); ++i) {
-      const std::string cell = i < cell_count ? printable(cell_at(i)) : std::string();
-      const size_t pad = widths[i] - display_width(cell);
-      const bool right = table.columns[i].align_right && !header;
-      if (i > 0) text += "  ";
-      if (right) text.append(pad, ' ');
-      text += cell;
-      if (!right && i + 1 < widths.size()) text.append(pad, ' ');
-    }
-    text += '\n';
-    out << text;
-  };
+  return widths;
+}
+
+namespace {
+
+template <typename CellAt>
+void append_line(const Table& table, const std::vector<size_t>& widths, CellAt cell_at, size_t cell_count,
+                 bool header, std::string& text) {
+  for (size_t i = 0; i < widths.size(); ++i) {
+    const std::string cell = i < cell_count ? printable(cell_at(i)) : std::string();
+    const size_t pad = widths[i] - display_width(cell);
+    const bool right = table.columns[i].align_right && !header;
+    if (i > 0) text += "  ";
+    if (right) text.append(pad, ' ');
+    text += cell;
+    if (!right && i + 1 < widths.size()) text.append(pad, ' ');
+  }
+  text += '\n';
+}
+
+void append_rule(const std::vector<size_t>& widths, std::string& text) {
   size_t total_width = 0;
   for (const size_t w : widths) total_width += w + 2;
-  const std::string rule = std::string(total_width > 2 ? total_width - 2 : 0, '-') + "\n";
+  text.append(total_width > 2 ? total_width - 2 : 0, '-');
+  text += '\n';
+}
 
-  line([&](size_t i) { return std::string_view(table.columns[i].header); }, table.columns.size(), true);
-  out << rule;
+}  // namespace
+
+void append_text_header(const Table& table, const std::vector<size_t>& widths, std::string& text) {
+  append_line(table, widths, [&](size_t i) { return std::string_view(table.columns[i].header); },
+              table.columns.size(), true, text);
+  append_rule(widths, text);
+}
+
+void append_text_rows(const Table& table, const std::vector<size_t>& widths, std::string& text) {
   for (size_t r = 0; r < table.row_count(); ++r) {
-    line([&](size_t i) { return table.cell(r, i); }, table.cell_count(r), false);
-    if (std::find(table.rules_after.begin(), table.rules_after.end(), r) != table.rules_after.end()) out << rule;
+    append_line(table, widths, [&](size_t i) { return table.cell(r, i); }, table.cell_count(r), false, text);
+    if (std::find(table.rules_after.begin(), table.rules_after.end(), r) != table.rules_after.end())
+      append_rule(widths, text);
   }
+}
+
+void write_text(const Table& table, std::ostream& out) {
+  const std::vector<size_t> widths = text_widths(table);
+  std::string text;
+  append_text_header(table, widths, text);
+  append_text_rows(table, widths, text);
+  out << text;
 }
 
 std::string render_text(const Table& table) {
@@ -109,12 +140,16 @@ void CsvWriter::flush() {
   buffer_.clear();
 }
 
-void CsvWriter::write_row(const std::vector<std::string>& cells) {
+void append_csv_row(const std::vector<std::string>& cells, std::string& text) {
   for (size_t i = 0; i < cells.size(); ++i) {
-    if (i > 0) buffer_ += ',';
-    buffer_ += csv_field(cells[i]);
+    if (i > 0) text += ',';
+    text += csv_field(cells[i]);
   }
-  buffer_ += '\n';
+  text += '\n';
+}
+
+void CsvWriter::write_row(const std::vector<std::string>& cells) {
+  append_csv_row(cells, buffer_);
   if (buffer_.size() > kFlushBytes) flush();
 }
 

@@ -27,9 +27,10 @@ class ThesisPredictor : public Predictor {
   ModelPrediction predict(const KernelRecord& kernel, const DeviceProfile& device) const override {
     return predict(kernel, kernel_parameters_of(kernel), device);
   }
-  void predict_each(const std::vector<KernelRecord>& kernels, const std::vector<DeviceProfile>& devices,
-                    const std::function<void(size_t, size_t, ModelPrediction&&)>& visit) const override {
-    for (size_t k = 0; k < kernels.size(); ++k) {
+  void predict_range(const std::vector<KernelRecord>& kernels, size_t first, size_t last,
+                     const std::vector<DeviceProfile>& devices,
+                     const std::function<void(size_t, size_t, ModelPrediction&&)>& visit) const override {
+    for (size_t k = first; k < last; ++k) {
       const KernelParameters parameters = kernel_parameters_of(kernels[k]);
       for (size_t d = 0; d < devices.size(); ++d) visit(k, d, predict(kernels[k], parameters, devices[d]));
     }
@@ -61,12 +62,13 @@ class PipesPredictor : public Predictor {
   ModelPrediction predict(const KernelRecord& kernel, const DeviceProfile& device) const override {
     return from_pipes(predict_pipes(kernel, device, terms_));
   }
-  void predict_each(const std::vector<KernelRecord>& kernels, const std::vector<DeviceProfile>& devices,
-                    const std::function<void(size_t, size_t, ModelPrediction&&)>& visit) const override {
+  void predict_range(const std::vector<KernelRecord>& kernels, size_t first, size_t last,
+                     const std::vector<DeviceProfile>& devices,
+                     const std::function<void(size_t, size_t, ModelPrediction&&)>& visit) const override {
     std::vector<DeviceRates> rates;
     rates.reserve(devices.size());
     for (const auto& device : devices) rates.push_back(device_rates_of(device));
-    for (size_t k = 0; k < kernels.size(); ++k) {
+    for (size_t k = first; k < last; ++k) {
       const KernelWork work = kernel_work_of(kernels[k]);
       for (size_t d = 0; d < devices.size(); ++d)
         visit(k, d, from_pipes(predict_pipes(kernels[k], work, devices[d], rates[d], terms_)));
@@ -89,9 +91,10 @@ const std::vector<std::string>& model_names() {
   return names;
 }
 
-void Predictor::predict_each(const std::vector<KernelRecord>& kernels, const std::vector<DeviceProfile>& devices,
-                             const std::function<void(size_t, size_t, ModelPrediction&&)>& visit) const {
-  for (size_t k = 0; k < kernels.size(); ++k)
+void Predictor::predict_range(const std::vector<KernelRecord>& kernels, size_t first, size_t last,
+                              const std::vector<DeviceProfile>& devices,
+                              const std::function<void(size_t, size_t, ModelPrediction&&)>& visit) const {
+  for (size_t k = first; k < last; ++k)
     for (size_t d = 0; d < devices.size(); ++d) visit(k, d, predict(kernels[k], devices[d]));
 }
 

@@ -15,23 +15,14 @@ std::optional<double> measured_on(const KernelRecord& kernel, const std::string&
   return std::nullopt;
 }
 
-std::vector<DeviceTotal> predict_profile(const Predictor& predictor, const KernelProfile& profile,
-                                         const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
-                                         const std::function<void(KernelPrediction&&)>& visit) {
-  std::vector<DeviceTotal> totals;
-  for (const auto& device : devices) {
-    DeviceTotal total;
-    total.device = device.name;
-    totals.push_back(total);
-  }
-  std::vector<bool> all_measured(devices.size(), true), all_corrected(devices.size(), reference != nullptr);
-  std::vector<double> measured_sum(devices.size(), 0), corrected_sum(devices.size(), 0);
-
+void predict_kernels(const Predictor& predictor, const KernelProfile& profile, size_t first, size_t last,
+                     const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
+                     const std::function<void(KernelPrediction&&)>& visit) {
   // What depends only on the kernel, kept while its devices are predicted (kernel-major order).
   size_t current = SIZE_MAX;
   KernelParameters parameters;
   std::optional<double> E_util;
-  predictor.predict_each(profile.kernels, devices, [&](size_t k, size_t d, ModelPrediction&& prediction) {
+  predictor.predict_range(profile.kernels, first, last, devices, [&](size_t k, size_t d, ModelPrediction&& prediction) {
     const KernelRecord& kernel = profile.kernels[k];
     if (k != current) {
       current = k;
@@ -53,19 +44,49 @@ std::vector<DeviceTotal> predict_profile(const Predictor& predictor, const Kerne
       check_predicted_value(*p.corrected_ms, "corrected_ms", kernel.name, p.device);
       if (p.measured_ms) p.corrected_error = prediction_error(*p.corrected_ms, *p.measured_ms);
     }
-
-    DeviceTotal& total = totals[d];
-    total.predicted_ms += p.predicted_ms();
-    (p.prediction.bound == Bound::memory ? total.memory_bound_kernels : total.compute_bound_kernels) += 1;
-    if (p.measured_ms) measured_sum[d] += *p.measured_ms; else all_measured[d] = false;
-    if (p.corrected_ms) corrected_sum[d] += *p.corrected_ms; else all_corrected[d] = false;
     visit(std::move(p));
   });
-  for (size_t d = 0; d < devices.size(); ++d) {
-    if (all_measured[d] && !profile.kernels.empty()) totals[d].measured_ms = measured_sum[d];
-    if (all_corrected[d] && !profile.kernels.empty()) totals[d].corrected_ms = corrected_sum[d];
+}
+
+ProfileTotals::ProfileTotals(const std::vector<DeviceProfile>& devices, bool corrected)
+    : all_measured_(devices.size(), true),
+      all_corrected_(devices.size(), corrected),
+      measured_sum_(devices.size(), 0),
+      corrected_sum_(devices.size(), 0) {
+  for (const auto& device : devices) {
+    DeviceTotal total;
+    total.device = device.name;
+    totals_.push_back(total);
   }
-  return totals;
+}
+
+void ProfileTotals::add(size_t device, const TotalsEntry& p) {
+  DeviceTotal& total = totals_[device];
+  total.predicted_ms += p.predicted_ms;
+  (p.bound == Bound::memory ? total.memory_bound_kernels : total.compute_bound_kernels) += 1;
+  if (p.measured_ms) measured_sum_[device] += *p.measured_ms; else all_measured_[device] = false;
+  if (p.corrected_ms) corrected_sum_[device] += *p.corrected_ms; else all_corrected_[device] = false;
+  any_ = true;
+}
+
+std::vector<DeviceTotal> ProfileTotals::finish() && {
+  for (size_t d = 0; d < totals_.size(); ++d) {
+    if (all_measured_[d] && any_) totals_[d].measured_ms = measured_sum_[d];
+    if (all_corrected_[d] && any_) totals_[d].corrected_ms = corrected_sum_[d];
+  }
+  return std::move(totals_);
+}
+
+std::vector<DeviceTotal> predict_profile(const Predictor& predictor, const KernelProfile& profile,
+                                         const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
+                                         const std::function<void(KernelPrediction&&)>& visit) {
+  ProfileTotals totals(devices, reference != nullptr);
+  size_t index = 0;
+  predict_kernels(predictor, profile, 0, profile.kernels.size(), devices, reference, [&](KernelPrediction&& p) {
+    totals.add(index++ % devices.size(), TotalsEntry::of(p));
+    visit(std::move(p));
+  });
+  return std::move(totals).finish();
 }
 
 ProfilePrediction predict_profile(const Predictor& predictor, const KernelProfile& profile,

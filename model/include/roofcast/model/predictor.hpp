@@ -49,8 +49,15 @@ class Predictor {
   // Every kernel on every device, kernel-major, each prediction to `visit` as it is made (a
   // million of them are never held at once). A model computes what depends only on a kernel
   // or only on a device once here.
-  virtual void predict_each(const std::vector<KernelRecord>& kernels, const std::vector<DeviceProfile>& devices,
-                            const std::function<void(size_t kernel, size_t device, ModelPrediction&&)>& visit) const;
+  void predict_each(const std::vector<KernelRecord>& kernels, const std::vector<DeviceProfile>& devices,
+                    const std::function<void(size_t kernel, size_t device, ModelPrediction&&)>& visit) const {
+    predict_range(kernels, 0, kernels.size(), devices, visit);
+  }
+  // The same for kernels [first, last) only (`kernel` counts from 0 in `kernels`): one range per
+  // thread (predict on 100,000 kernels).
+  virtual void predict_range(const std::vector<KernelRecord>& kernels, size_t first, size_t last,
+                             const std::vector<DeviceProfile>& devices,
+                             const std::function<void(size_t kernel, size_t device, ModelPrediction&&)>& visit) const;
   // The model's calibration from the kernel's measured time on the reference device: the
   // thesis model scales by E_util = measured / predicted there (eq. 5.13); the pipes model
   // scales its limiting side only (calibrated_pipes_ms).

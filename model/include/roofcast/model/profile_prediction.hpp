@@ -61,4 +61,38 @@ std::vector<DeviceTotal> predict_profile(const Predictor& predictor, const Kerne
                                          const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
                                          const std::function<void(KernelPrediction&&)>& visit);
 
+// Kernels [first, last) of `profile` only, as predict_profile predicts them, without totals: one
+// range per thread (`predict` on 100,000 kernels); their totals go through ProfileTotals.
+void predict_kernels(const Predictor& predictor, const KernelProfile& profile, size_t first, size_t last,
+                     const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
+                     const std::function<void(KernelPrediction&&)>& visit);
+
+// What a prediction adds to its device's total.
+struct TotalsEntry {
+  double predicted_ms = 0;
+  Bound bound = Bound::memory;
+  std::optional<double> measured_ms;
+  std::optional<double> corrected_ms;
+
+  static TotalsEntry of(const KernelPrediction& p) {
+    return {p.predicted_ms(), p.prediction.bound, p.measured_ms, p.corrected_ms};
+  }
+};
+
+// The totals per device of predict_profile. Predictions must be added in kernel-major order,
+// whichever thread made them: the sums then come out the same to the last bit.
+class ProfileTotals {
+ public:
+  // `corrected`: predictions are calibrated (a reference device was given).
+  ProfileTotals(const std::vector<DeviceProfile>& devices, bool corrected);
+  void add(size_t device, const TotalsEntry& entry);
+  std::vector<DeviceTotal> finish() &&;
+
+ private:
+  std::vector<DeviceTotal> totals_;
+  std::vector<bool> all_measured_, all_corrected_;
+  std::vector<double> measured_sum_, corrected_sum_;
+  bool any_ = false;
+};
+
 }  // namespace roofcast

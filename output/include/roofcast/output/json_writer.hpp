@@ -19,7 +19,13 @@ namespace roofcast {
 // null, as nlohmann writes them.
 class JsonWriter {
  public:
-  explicit JsonWriter(std::ostream& out) : out_(out) {}
+  explicit JsonWriter(std::ostream& out) : out_(&out) {}
+  // A writer of the values of an array `depth` levels deep (inside objects), after values made
+  // elsewhere: each value starts with its separator (",\n" and the indentation). It holds its
+  // text, which take_text() hands to the array's own writer's values_text(), in order (values
+  // made on several threads).
+  explicit JsonWriter(size_t depth);
+  std::string take_text() { return std::move(buffer_); }
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
   ~JsonWriter();  // writes what is still buffered
@@ -40,6 +46,10 @@ class JsonWriter {
   void value(const std::string& text) { value(std::string_view(text)); }
   void value(const std::optional<double>& number);
   void null();
+
+  // Values that a JsonWriter(out, depth) made for the array open here, at that depth: the
+  // first value of the array loses its leading comma.
+  void values_text(std::string_view text);
 
   // A key and its value.
   template <typename T>
@@ -62,7 +72,7 @@ class JsonWriter {
   void indent();
   void write_string(std::string_view text);
 
-  std::ostream& out_;
+  std::ostream* out_;  // null: the text is held for take_text()
   std::string buffer_;  // written to out_ in pieces of about kFlushBytes
   std::vector<Level> levels_;
   bool after_key_ = false;

@@ -13,10 +13,21 @@ namespace roofcast {
 // of 100,000 kernels on 10 devices makes a million, which are never all held at once (the
 // table keeps only its formatted cells, to align them). Every model's predictions print through
 // the same printers; the model's own values go to its columns and to the JSON's "details".
+//
+// A printer's rows may also be formatted apart, on other threads, one range of kernels each:
+// rows() makes the rows of one range (safe to call from any thread, as is their add()), and
+// write() takes them on the printer's thread, in the kernels' order; the output is the same.
+class PredictionRows {
+ public:
+  virtual ~PredictionRows() = default;
+  virtual void add(const KernelPrediction& prediction) = 0;
+};
 class PredictionPrinter {
  public:
   virtual ~PredictionPrinter() = default;
   virtual void add(const KernelPrediction& prediction) = 0;
+  virtual std::unique_ptr<PredictionRows> rows() const = 0;
+  virtual void write(std::unique_ptr<PredictionRows> rows) = 0;
   virtual void finish(const std::vector<DeviceTotal>& totals) = 0;
 };
 // `format`: "table", "csv", "json" or "markdown"; `model`: the predictor's name ("thesis",

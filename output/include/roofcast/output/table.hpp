@@ -19,6 +19,8 @@ struct Table {
   std::vector<size_t> rules_after;
 
   void add_row(const std::vector<std::string>& cells);
+  // Adds `other`'s rows (not its columns or rules) after this table's.
+  void append(const Table& other);
   size_t row_count() const { return row_first_cell_.size(); }
   size_t cell_count(size_t row) const;
   std::string_view cell(size_t row, size_t column) const;
@@ -35,6 +37,12 @@ struct Table {
 // a control character in a name reaches the terminal as "\x1b", never raw.
 void write_text(const Table& table, std::ostream& out);
 std::string render_text(const Table& table);
+// write_text in parts, for a table whose rows are made and written apart (several threads):
+// each column's width over the header and the cells (the widths of several tables with the
+// same columns merge by their maximum), the header line and its rule, the rows' lines.
+std::vector<size_t> text_widths(const Table& table);
+void append_text_header(const Table& table, const std::vector<size_t>& widths, std::string& text);
+void append_text_rows(const Table& table, const std::vector<size_t>& widths, std::string& text);
 
 // RFC 4180, one record per line: every cell is printable() text (so no line breaks), quoted
 // when it holds a comma or a quote; a text cell starting with = + - or @ (a spreadsheet
@@ -54,6 +62,8 @@ class CsvWriter {
   std::ostream& out_;
   std::string buffer_;
 };
+// One CsvWriter row, appended to `text`.
+void append_csv_row(const std::vector<std::string>& cells, std::string& text);
 void write_csv(const Table& table, std::ostream& out);
 std::string render_csv(const Table& table);
 
