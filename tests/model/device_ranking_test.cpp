@@ -88,14 +88,14 @@ TEST_CASE("launch gaps of a kernel launched more than 2^31 times are counted in 
   CHECK(ranks[0].launch_gaps_ms == Approx(3e9 * 5e-3 - 1e-4));
 }
 
-TEST_CASE("ranking 40,000 kernels takes linear time (no lookup by kernel name)") {
+TEST_CASE("ranking 40,000 kernels: every kernel counted once, equal times in profile order") {
   const roofcast::KernelProfile profile = roofcast::testing::many_kernels(40000);
   std::vector<roofcast::DeviceProfile> devices{*roofcast::find_bundled_device("GTX-660")};
   devices[0].extra_throughput["launch_overhead_us"] = 5;
   const roofcast::ProfilePrediction prediction = roofcast::predict_profile(*roofcast::make_predictor("thesis"), profile, devices);
-  std::vector<roofcast::DeviceRank> ranks;
-  // A lookup by name per kernel made 800 million string comparisons here (seconds).
-  CHECK(roofcast::testing::seconds_of([&] { ranks = roofcast::rank_devices(prediction, profile, devices, 2); }) < 1.0);
+  // Its time on 100,000 kernels (a lookup by name per kernel once took minutes) is measured by
+  // scripts/dev/scale-bench.sh, not here.
+  const std::vector<roofcast::DeviceRank> ranks = roofcast::rank_devices(prediction, profile, devices, 2);
   REQUIRE(ranks.size() == 1);
   CHECK(ranks[0].kernels_ms == Approx(40000 * prediction.kernels[0].predicted_ms()));
   REQUIRE(ranks[0].top_kernels.size() == 2);  // equal times: the first two in profile order

@@ -124,13 +124,12 @@ TEST_CASE("accuracy chart: a time beyond what a log axis can show is an error na
   CHECK_THROWS_AS(accuracy_chart(entries, "test file", *chart_target_for("accuracy.svg")), InputError);
 }
 
-TEST_CASE("the accuracy chart of 40,000 kernels takes linear time (no search for each kernel)") {
+TEST_CASE("the accuracy chart of 40,000 kernels counts them all and names at most 4 in its title") {
   std::vector<AccuracyEntry> entries;
   for (int i = 0; i < 40000; ++i)
     entries.push_back({"kernel_" + std::to_string(i), "GTX-660", 1.0 + i % 5, 1.0 + i % 3, std::nullopt, "memory"});
-  GnuplotChart chart;
-  // A linear search per kernel made 800 million string comparisons here (seconds).
-  CHECK(roofcast::testing::seconds_of([&] { chart = accuracy_chart(entries, "many", *chart_target_for("a.svg")); }) < 1.0);
+  // Its time at scale (a search per kernel once took seconds) is scripts/dev/scale-bench.sh's job.
+  const GnuplotChart chart = accuracy_chart(entries, "many", *chart_target_for("a.svg"));
   CHECK_THAT(chart.script, Catch::Contains("40000 predictions on 1 devices"));
   CHECK_THAT(chart.script, !Catch::Contains(" of kernel_0"));  // the title names at most 4 kernels
 }

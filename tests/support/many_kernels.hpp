@@ -1,6 +1,5 @@
 #pragma once
 
-#include <chrono>
 #include <string>
 
 #include "roofcast/data/bundled_data.hpp"
@@ -20,14 +19,6 @@ inline KernelProfile many_kernels(size_t count) {
     profile.kernels.push_back(std::move(kernel));
   }
   return profile;
-}
-
-// Seconds `work` takes.
-template <typename Work>
-double seconds_of(Work&& work) {
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace roofcast::testing
