@@ -7,6 +7,7 @@
 
 #include "roofcast/output/markdown.hpp"
 #include "roofcast/output/table.hpp"
+#include "roofcast/formats/kernel_name_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
 
 namespace roofcast {
@@ -75,19 +76,7 @@ const std::vector<std::string> kEntryHeaders = {"kernel",  "device",       "boun
 }  // namespace
 
 std::string shortened_kernel_name(const std::string& name, size_t width) {
-  std::string text = name;
-  if (text.rfind("void ", 0) == 0) text.erase(0, 5);
-  // Drop the parameter list: the name and template arguments tell kernels apart.
-  if (!text.empty() && text.back() == ')') {
-    int depth = 0;
-    for (size_t i = text.size(); i-- > 0;) {
-      depth += text[i] == ')' ? 1 : text[i] == '(' ? -1 : 0;
-      if (depth == 0) {
-        if (i > 0) text.erase(i);
-        break;
-      }
-    }
-  }
+  const std::string text = kernel_name_without_signature(name);
   if (text.size() <= width) return text;
   // Head and tail: library kernels share long prefixes and differ in their last template arguments.
   const size_t head = width * 2 / 5, tail = width - head - 3;

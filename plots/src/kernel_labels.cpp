@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "roofcast/formats/kernel_name_text.hpp"
+
 namespace roofcast::gnuplot {
 
 namespace {
@@ -25,22 +27,6 @@ std::string tail_of(const std::string& text, size_t length) {
   return text.substr(start);
 }
 
-// "void ns::kernel<float>(float*, int)" -> "ns::kernel<float>".
-std::string without_signature(std::string text) {
-  if (text.starts_with("void ")) text.erase(0, 5);
-  if (!text.empty() && text.back() == ')') {
-    int depth = 0;
-    for (size_t i = text.size(); i-- > 0;) {
-      depth += text[i] == ')' ? 1 : text[i] == '(' ? -1 : 0;
-      if (depth == 0) {
-        if (i > 0) text.erase(i);
-        break;
-      }
-    }
-  }
-  return text;
-}
-
 // `text` cut to `width` bytes: head...tail.
 std::string cut(const std::string& text, size_t width) {
   if (text.size() <= width) return text;
@@ -53,7 +39,7 @@ std::string cut(const std::string& text, size_t width) {
 
 std::vector<std::string> distinct_short_names(const std::vector<std::string>& names, size_t width,
                                               bool drop_signature) {
-  const auto shown = [drop_signature](const std::string& name) { return drop_signature ? without_signature(name) : name; };
+  const auto shown = [drop_signature](const std::string& name) { return drop_signature ? kernel_name_without_signature(name) : name; };
   std::vector<std::string> labels;
   labels.reserve(names.size());
   for (const auto& name : names) labels.push_back(cut(shown(name), width));
