@@ -22,7 +22,7 @@ std::string latency_explanation_text(const LatencyTerm& t) {
 }  // namespace
 
 std::string pipes_explanation_text(const PipesPrediction& r, const DeviceProfile& device) {
-  const KernelWork& w = r.work;
+  const KernelWork& w = r.kernel_work();
   std::string out = fmt::format("Multi-pipeline model (docs/pipes-model.md) on {}\n\nKernel work ({})\n", printable(device.name),
                                 w.measured_pipes ? "measured pipe counters" : "derived");
   for (const auto& [pipe, n] : w.pipe_instructions) out += fmt::format("  {:<10} pipe  {:>16.0f} warp instructions\n", pipe, n);

@@ -241,6 +241,18 @@ void write_numbers(JsonWriter& json, std::string_view key, const std::map<std::s
   for (const auto& [name, value] : numbers) json.member(name, value);
   json.end_object();
 }
+// Named numbers as a JSON object: sorted by name, a later number of the same name replacing an
+// earlier one (as std::map would keep them, without building one per prediction).
+using NamedNumbers = std::vector<std::pair<std::string_view, double>>;
+void write_numbers(JsonWriter& json, std::string_view key, NamedNumbers numbers) {
+  std::stable_sort(numbers.begin(), numbers.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  json.key(key);
+  json.begin_object();
+  for (size_t i = 0; i < numbers.size(); ++i)
+    if (i + 1 == numbers.size() || numbers[i + 1].first != numbers[i].first)
+      json.member(numbers[i].first, numbers[i].second);
+  json.end_object();
+}
 // The latency term: what it is made of where it is modelled, else why it is not.
 void write_latency(JsonWriter& json, const LatencyTerm& t) {
   json.key("latency");
@@ -253,9 +265,10 @@ void write_latency(JsonWriter& json, const LatencyTerm& t) {
     json.member("kind", t.kind);
     json.member("modelled", true);
     json.member("ms", t.ms);
-    std::map<std::string, double> parts;
-    for (const auto& part : t.parts) parts[part.name] = part.ns;
-    write_numbers(json, "ns_per_instruction", parts);
+    NamedNumbers parts;
+    parts.reserve(t.parts.size());
+    for (const auto& part : t.parts) parts.emplace_back(part.name, part.ns);
+    write_numbers(json, "ns_per_instruction", std::move(parts));
     json.member("resident_warps_per_scheduler", t.resident_warps_per_scheduler);
     json.member("warps_to_hide_latency", t.warps_to_hide_latency);
     json.member("waves_per_launch", t.waves);
@@ -264,9 +277,10 @@ void write_latency(JsonWriter& json, const LatencyTerm& t) {
 }
 // Costs by name (a later cost of the same name replaces an earlier one, as in a JSON object).
 void write_costs(JsonWriter& json, std::string_view key, const std::vector<PipesCost>& costs) {
-  std::map<std::string, double> by_name;
-  for (const auto& c : costs) by_name[c.name] = c.ms;
-  write_numbers(json, key, by_name);
+  NamedNumbers by_name;
+  by_name.reserve(costs.size());
+  for (const auto& c : costs) by_name.emplace_back(c.name, c.ms);
+  write_numbers(json, key, std::move(by_name));
 }
 
 void write_thesis(JsonWriter& json, const KernelParameters& k, const ThesisPrediction& t) {
@@ -302,7 +316,7 @@ void write_pipes(JsonWriter& json, const PipesPrediction& r) {
   write_latency(json, r.latency);
   json.member("latency_ms", r.latency.ms);
   json.member("launch_ms", r.launch_ms);
-  json.member("measured_pipes", r.work.measured_pipes);
+  json.member("measured_pipes", r.kernel_work().measured_pipes);
   write_costs(json, "memory_costs_ms", r.memory);
   json.member("memory_ms", r.memory_ms);
   json.key("notes");
@@ -310,8 +324,8 @@ void write_pipes(JsonWriter& json, const PipesPrediction& r) {
   for (const auto& note : r.notes) json.value(note);
   json.end_array();
   json.member("occupancy_limiter", r.occupancy_limiter);
-  write_numbers(json, "pipe_instructions", r.work.pipe_instructions);
-  write_numbers(json, "tensor_ops", r.work.tensor_ops);
+  write_numbers(json, "pipe_instructions", r.kernel_work().pipe_instructions);
+  write_numbers(json, "tensor_ops", r.kernel_work().tensor_ops);
   json.end_object();
 }
 
@@ -352,9 +366,22 @@ class PredictionJsonPrinter : public PredictionPrinter {
     json_.begin_array();
   }
   void add(const KernelPrediction& p) override { write_prediction(json_, p); }
-  std::unique_ptr<PredictionRows> rows() const override { return std::make_unique<JsonRows>(); }
+  // Each range's text goes into a buffer that an earlier range used: the buffers of a range
+  // (hundreds of KB) are not allocated, grown and paged in again for every range.
+  std::unique_ptr<PredictionRows> rows() const override {
+    auto rows = std::make_unique<JsonRows>();
+    const std::lock_guard<std::mutex> lock(buffers_mutex_);
+    if (!buffers_.empty()) {
+      rows->json.reuse(std::move(buffers_.back()));
+      buffers_.pop_back();
+    }
+    return rows;
+  }
   void write(std::unique_ptr<PredictionRows> rows) override {
-    json_.values_text(static_cast<JsonRows&>(*rows).json.take_text());
+    std::string text = static_cast<JsonRows&>(*rows).json.take_text();
+    json_.values_text(text);
+    const std::lock_guard<std::mutex> lock(buffers_mutex_);
+    buffers_.push_back(std::move(text));
   }
   void finish(const std::vector<DeviceTotal>& totals) override {
     json_.end_array();
@@ -381,6 +408,8 @@ class PredictionJsonPrinter : public PredictionPrinter {
   std::ostream& out_;
   JsonWriter json_;
   std::string profile_source_;
+  mutable std::mutex buffers_mutex_;
+  mutable std::vector<std::string> buffers_;
 };
 
 }  // namespace

@@ -72,3 +72,24 @@ TEST_CASE("JsonWriter refuses keys out of nlohmann's order and values without ke
   CHECK_THROWS_AS(json.key("a"), std::logic_error);
   CHECK_THROWS_AS(json.value(2.0), std::logic_error);
 }
+
+TEST_CASE("JsonWriter escapes every byte value at every position of a long string as nlohmann does") {
+  // Strings of 8 bytes and more are checked 8 bytes at a time: each byte value at each of the
+  // positions of two words and a tail.
+  for (int byte = 0; byte < 256; ++byte) {
+    for (size_t position : {0u, 3u, 7u, 8u, 12u, 17u}) {
+      std::string text(18, 'a');
+      text[position] = static_cast<char>(byte);
+      std::ostringstream out;
+      {
+        roofcast::JsonWriter json(out);
+        json.begin_object();
+        json.member("text", text);
+        json.end_object();
+      }
+      const nlohmann::json expected = {{"text", text}};
+      INFO("byte " << byte << " at " << position);
+      CHECK(out.str() + "\n" == roofcast::json_text(expected));
+    }
+  }
+}

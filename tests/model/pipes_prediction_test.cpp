@@ -64,7 +64,7 @@ TEST_CASE("pipes model: the busiest pipe sets compute time, plus the launches' f
                               {"issued", 1.2e9}},
                              0, 0);
   const auto p = predict_pipes(k, round_device());
-  CHECK(p.work.measured_pipes);
+  CHECK(p.work->measured_pipes);
   CHECK(cost_of(p, "fma pipe") == Approx(1.0));
   CHECK(cost_of(p, "alu pipe") == Approx(0.8));
   CHECK(cost_of(p, "issue") == Approx(1.2));
@@ -170,9 +170,9 @@ TEST_CASE("pipes model: without pipe counters, the thesis counters' classes go t
   c.thesis.inst_integer = 16000;
   k.description = c;
   const auto p = predict_pipes(k, round_device());
-  CHECK_FALSE(p.work.measured_pipes);
-  CHECK(p.work.pipe_instructions.at("fma") == Approx(500));
-  CHECK(p.work.pipe_instructions.at("alu") == Approx(500));
+  CHECK_FALSE(p.work->measured_pipes);
+  CHECK(p.work->pipe_instructions.at("fma") == Approx(500));
+  CHECK(p.work->pipe_instructions.at("alu") == Approx(500));
 }
 
 TEST_CASE("pipes calibration: the limiting side keeps its efficiency from the reference device") {
@@ -201,7 +201,7 @@ TEST_CASE("pipes model reads the counters as GH100 names them") {
                               {"smsp__sass_inst_executed_op_global_red.sum", 6},
                               {"smsp__sass_inst_executed_op_shared_atom.sum", 2}},
                              0, 0);
-  const auto w = predict_pipes(k, round_device()).work;
+  const auto w = *predict_pipes(k, round_device()).work;
   CHECK(w.pipe_instructions.at("fma") == 5e8);
   CHECK(w.pipe_instructions.at("fmaheavy") == 3e8);
   CHECK(w.pipe_instructions.at("fp16") == 7);
@@ -481,7 +481,7 @@ TEST_CASE("pipes model: loads and stores each use their own direction of the L2 
                                     {"lts__t_sectors_srcunit_tex_op_atom.sum", 0.5e9 / 32},
                                     {"lts__t_sectors_srcunit_tex_op_red.sum", 1e9 / 32}},
                                    0, 0);
-  CHECK(predict_pipes(atomics, device).work.l2_to_sm_bytes == Approx(1.5e9));
+  CHECK(predict_pipes(atomics, device).work->l2_to_sm_bytes == Approx(1.5e9));
   CHECK(cost_of(predict_pipes(atomics, device), "L2") == Approx(1.5));  // 0.5 GB of atom + 1 GB of red
 }
 

@@ -245,33 +245,39 @@ const std::vector<PipesTermName>& pipes_term_names() {
 }
 
 PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms) {
-  return predict_pipes(kernel, kernel_work_of(kernel), device, device_rates_of(device), terms);
+  return predict_pipes(kernel, std::make_shared<const KernelWork>(kernel_work_of(kernel)), device,
+                       device_rates_of(device), terms);
 }
 
-PipesPrediction predict_pipes(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
-                              const DeviceRates& rates, const PipesTerms& terms) {
+PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const KernelWork> shared_work,
+                              const DeviceProfile& device, const DeviceRates& rates, const PipesTerms& terms) {
   PipesPrediction p;
-  p.work = work;
-  p.notes = p.work.notes;
+  p.work = std::move(shared_work);
+  const KernelWork& work = *p.work;
+  p.notes = work.notes;
   p.notes.insert(p.notes.end(), rates.notes.begin(), rates.notes.end());
 
   if (terms.l2_residency) {
-    p.l2_residency = l2_residency_of(kernel, p.work, device);
+    p.l2_residency = l2_residency_of(kernel, work, device);
     if (!p.l2_residency.note.empty()) p.notes.push_back(p.l2_residency.note);
   }
-  add_compute_costs(p.work, rates, terms, p);
-  add_memory_costs(p.work, rates, terms, p);
+  add_compute_costs(work, rates, terms, p);
+  add_memory_costs(work, rates, terms, p);
   if (terms.latency) {
     // Where the data stays in L2, what missed L2 in the profile's replay (which starts with a
     // flushed L2) hits there in the timed run: its memory waits are L2 hits at most.
-    KernelWork timed = p.work;
-    if (p.l2_residency.resident) timed.waits.l2_hit_share = 1;
-    p.latency = latency_term_of(kernel, timed, device, rates);
+    if (p.l2_residency.resident) {
+      KernelWork timed = work;
+      timed.waits.l2_hit_share = 1;
+      p.latency = latency_term_of(kernel, timed, device, rates);
+    } else {
+      p.latency = latency_term_of(kernel, work, device, rates);
+    }
     if (!p.latency.note.empty()) p.notes.push_back(p.latency.note);
   }
   // Loads that hit in L2 are not DRAM's to keep in flight.
   if (terms.parallelism && !p.l2_residency.resident)
-    add_parallelism_cost(kernel, p.work, device, rates, terms, p.latency.modelled, p);
+    add_parallelism_cost(kernel, work, device, rates, terms, p.latency.modelled, p);
   if (terms.waves) add_wave_factors(kernel, device, p);
 
   const PipesCost* compute = largest(p.compute);
@@ -307,7 +313,7 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const KernelWork& work
     // (Where the latency term is modelled, that wait is in it.)
     const double round_trip_ns = p.l2_residency.resident && rates.latency_l2_hit_ns > 0 ? rates.latency_l2_hit_ns
                                                                                           : rates.dram_latency_ns;
-    const double round_trip_us = p.work.dram_read_bytes > 0 && !p.latency.modelled ? round_trip_ns * 1e-3 : 0;
+    const double round_trip_us = work.dram_read_bytes > 0 && !p.latency.modelled ? round_trip_ns * 1e-3 : 0;
     if (rates.kernel_floor_us > 0)
       p.launch_ms = (rates.kernel_floor_us + round_trip_us) * 1e-3 * kernel.invocations;
     else

@@ -69,7 +69,7 @@ class PipesPredictor : public Predictor {
     rates.reserve(devices.size());
     for (const auto& device : devices) rates.push_back(device_rates_of(device));
     for (size_t k = first; k < last; ++k) {
-      const KernelWork work = kernel_work_of(kernels[k]);
+      const auto work = std::make_shared<const KernelWork>(kernel_work_of(kernels[k]));
       for (size_t d = 0; d < devices.size(); ++d)
         visit(k, d, from_pipes(predict_pipes(kernels[k], work, devices[d], rates[d], terms_)));
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,7 +51,13 @@ struct PipesCost {
 };
 
 struct PipesPrediction {
-  KernelWork work;
+  // The kernel's work, shared by its predictions on every device (set by predict_pipes).
+  std::shared_ptr<const KernelWork> work;
+  // `work`, or no work at all where none was set.
+  const KernelWork& kernel_work() const {
+    static const KernelWork none;
+    return work ? *work : none;
+  }
   std::vector<PipesCost> compute;  // per pipe, issue, tensor, shared, atomics
   std::vector<PipesCost> memory;   // DRAM, L2, L1
   double compute_ms = 0;           // the largest compute cost
@@ -73,8 +80,8 @@ struct PipesPrediction {
 PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms = {});
 // The same, from the kernel's work (kernel_work_of) and the device's rates (device_rates_of)
 // computed once by a caller that predicts many kernels on many devices.
-PipesPrediction predict_pipes(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
-                              const DeviceRates& rates, const PipesTerms& terms = {});
+PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const KernelWork> work,
+                              const DeviceProfile& device, const DeviceRates& rates, const PipesTerms& terms = {});
 
 }  // namespace roofcast
 

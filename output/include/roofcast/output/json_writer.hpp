@@ -26,6 +26,11 @@ class JsonWriter {
   // made on several threads).
   explicit JsonWriter(size_t depth);
   std::string take_text() { return std::move(buffer_); }
+  // Writes into `buffer` from now on (its text cleared, its capacity kept); for a depth writer.
+  void reuse(std::string buffer) {
+    buffer.clear();
+    buffer_ = std::move(buffer);
+  }
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
   ~JsonWriter();  // writes what is still buffered
