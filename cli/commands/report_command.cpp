@@ -26,6 +26,7 @@
 #include "roofcast/plots/html_report.hpp"
 #include "roofcast/plots/quadrant_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
+#include "roofcast/plots/report_diagnostics.hpp"
 #include "roofcast/plots/report_warnings.hpp"
 #include "roofcast/plots/roofline_chart.hpp"
 #include "roofcast/plots/validation_entries.hpp"
@@ -46,6 +47,7 @@ struct ReportOptions {
 
 constexpr const char* kPredictionsFile = "predictions.csv";
 constexpr const char* kWarningsFile = "warnings.csv";
+constexpr const char* kDiagnosticsFile = "diagnostics.csv";
 
 // Indices of the kernels that take the most predicted time over all devices, most first.
 std::vector<size_t> heaviest_kernels(const KernelProfile& profile, const ProfilePrediction& prediction, size_t count) {
@@ -97,6 +99,24 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
     for (const auto& w : warnings) csv.write_row({to_string(w.kind), w.kernel, w.detail});
   }
   outputs.add(folder / kWarningsFile, std::move(text).str());
+}
+
+// Every kernel's diagnostics that fire on each device (report_diagnostics.hpp), in profile and
+// device order, as CSV; the page's Diagnostics section has those of the kernels it shows.
+std::string diagnostics_csv(const KernelProfile& profile, const std::vector<DeviceProfile>& devices) {
+  std::string text;
+  append_csv_row({"kernel", "device", "diagnostic", "finding", "observed", "ideal", "predicted_ms", "fixed_ms",
+                  "saved_ms"},
+                 text);
+  for (const auto& kernel : profile.kernels)
+    for (const auto& device : devices)
+      for (const Diagnostic& d : reported_diagnostics(kernel, device))
+        if (d.applies)
+          append_csv_row({kernel.name, device.name, d.name, d.finding, fmt::format("{}", d.observed),
+                          fmt::format("{}", d.ideal), fmt::format("{}", d.predicted_ms), fmt::format("{}", d.fixed_ms),
+                          fmt::format("{}", d.predicted_ms - d.fixed_ms)},
+                         text);
+  return text;
 }
 
 // Draws `chart` into `folder` as SVG and returns it for the page; when gnuplot is missing,
@@ -159,6 +179,15 @@ void run_report(const ReportOptions& options) {
   write_full_data(folder, prediction, content.warnings, outputs);
   content.predictions_file = kPredictionsFile;
   content.warnings_file = kWarningsFile;
+  // The diagnostics are the pipes model's, as in `roofcast explain`: none with --model thesis.
+  if (options.model != "thesis") {
+    std::vector<size_t> shown = content.shown_kernels;
+    if (shown.empty())
+      for (size_t k = 0; k < profile.kernels.size(); ++k) shown.push_back(k);
+    content.diagnostics = report_diagnostics(profile, devices, shown);
+    outputs.add(folder / kDiagnosticsFile, diagnostics_csv(profile, devices));
+    content.diagnostics_file = kDiagnosticsFile;
+  }
   content.generated_by = fmt::format("{}, {}", version_text(),
                                      utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable));
 
