@@ -43,6 +43,7 @@ struct ReportOptions {
   int quadrant_kernels = 3;
   size_t top = 50;
   std::string model;
+  bool all_diagnostics = false;
 };
 
 constexpr const char* kPredictionsFile = "predictions.csv";
@@ -101,21 +102,26 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
   outputs.add(folder / kWarningsFile, std::move(text).str());
 }
 
-// Every kernel's diagnostics that fire on each device (report_diagnostics.hpp), in profile and
-// device order, as CSV; the page's Diagnostics section has those of the kernels it shows.
-std::string diagnostics_csv(const KernelProfile& profile, const std::vector<DeviceProfile>& devices) {
+// The diagnostics of `kernels` (indices, ascending) that fire or are not measured on each device
+// (report_diagnostics.hpp), in profile and device order, as CSV.
+std::string diagnostics_csv(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
+                            const std::vector<size_t>& kernels) {
   std::string text;
-  append_csv_row({"kernel", "device", "diagnostic", "finding", "observed", "ideal", "predicted_ms", "fixed_ms",
-                  "saved_ms"},
+  append_csv_row({"kernel", "device", "diagnostic", "measured", "finding", "observed", "ideal", "predicted_ms",
+                  "fixed_ms", "saved_ms"},
                  text);
-  for (const auto& kernel : profile.kernels)
+  for (const size_t k : kernels)
     for (const auto& device : devices)
-      for (const Diagnostic& d : reported_diagnostics(kernel, device))
-        if (d.applies)
-          append_csv_row({kernel.name, device.name, d.name, d.finding, fmt::format("{}", d.observed),
-                          fmt::format("{}", d.ideal), fmt::format("{}", d.predicted_ms), fmt::format("{}", d.fixed_ms),
-                          fmt::format("{}", d.predicted_ms - d.fixed_ms)},
-                         text);
+      for (const Diagnostic& d : reported_diagnostics(profile.kernels[k], device)) {
+        std::vector<std::string> row = {profile.kernels[k].name, device.name, d.name, d.measured ? "yes" : "no",
+                                        d.finding};
+        if (d.measured)
+          for (const double value : {d.observed, d.ideal, d.predicted_ms, d.fixed_ms, d.predicted_ms - d.fixed_ms})
+            row.push_back(fmt::format("{}", value));
+        else
+          row.insert(row.end(), 5, "");
+        append_csv_row(row, text);
+      }
   return text;
 }
 
@@ -181,12 +187,16 @@ void run_report(const ReportOptions& options) {
   content.warnings_file = kWarningsFile;
   // The diagnostics are the pipes model's, as in `roofcast explain`: none with --model thesis.
   if (options.model != "thesis") {
-    std::vector<size_t> shown = content.shown_kernels;
-    if (shown.empty())
-      for (size_t k = 0; k < profile.kernels.size(); ++k) shown.push_back(k);
+    std::vector<size_t> all(profile.kernels.size());
+    for (size_t k = 0; k < all.size(); ++k) all[k] = k;
+    std::vector<size_t> shown = large ? content.shown_kernels : all;
     content.diagnostics = report_diagnostics(profile, devices, shown);
-    outputs.add(folder / kDiagnosticsFile, diagnostics_csv(profile, devices));
+    // Every kernel's, on request: at about 16 us per kernel and device they would take a
+    // 100,000-kernel report on 10 devices past its 10 s (docs/scale/).
+    std::ranges::sort(shown);
+    outputs.add(folder / kDiagnosticsFile, diagnostics_csv(profile, devices, options.all_diagnostics ? all : shown));
     content.diagnostics_file = kDiagnosticsFile;
+    content.diagnostics_file_has_every_kernel = options.all_diagnostics || !large;
   }
   content.generated_by = fmt::format("{}, {}", version_text(),
                                      utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable));
@@ -239,10 +249,15 @@ void run_report(const ReportOptions& options) {
   outputs.add(page, html_report(content));
   outputs.commit();
   std::cout << fmt::format("wrote {} ({} kernels on {} devices, {} warnings, {} charts; chart data and gnuplot scripts "
-                           "in {}; every prediction in {}, every warning in {})\n",
+                           "in {}; every prediction in {}, every warning in {}{})\n",
                            printable(page.string()), profile.kernels.size(), devices.size(), content.warnings.size(),
                            content.charts.size(), printable(charts_folder.string()),
-                           printable((folder / kPredictionsFile).string()), printable((folder / kWarningsFile).string()));
+                           printable((folder / kPredictionsFile).string()), printable((folder / kWarningsFile).string()),
+                           content.diagnostics_file.empty()
+                               ? ""
+                               : fmt::format(", {} diagnostics in {}",
+                                             content.diagnostics_file_has_every_kernel ? "every kernel's" : "the shown kernels'",
+                                             printable((folder / kDiagnosticsFile).string())));
   if (missing)
     throw GnuplotMissing(fmt::format("gnuplot not found: install Debian's gnuplot-nox package (apt-get install "
                                      "gnuplot-nox, or scripts/setup.sh); {} was written without its charts, whose "
@@ -267,6 +282,9 @@ void add_report_command(CLI::App& app) {
                       "Kernels in the tables and roofline charts of a larger profile: the N with the most predicted "
                       "time (default 50); every prediction is in predictions.csv beside index.html")
       ->check(CLI::PositiveNumber);
+  command->add_flag("--all-diagnostics", options->all_diagnostics,
+                    "diagnostics.csv: every kernel's diagnostics, not only those of the kernels the tables show "
+                    "(slower on a large profile)");
   add_model_option(*command, options->model);
   command->callback([options] { run_report(*options); });
 }

@@ -106,13 +106,16 @@ std::string diagnostics_section_html(const ReportContent& c) {
           "--kernel K --device D</code> prints it (the predicted time there includes the block-dispatch bound, so it "
           "can differ from the tables above); the largest saving first.";
   if (!c.diagnostics_file.empty())
-    html += fmt::format(" Those of every kernel: <a href=\"{0}\"><code>{0}</code></a>.",
+    html += fmt::format(fmt::runtime(c.diagnostics_file_has_every_kernel
+                            ? " Those of every kernel, with full precision: <a href=\"{0}\"><code>{0}</code></a>."
+                            : " The same with full precision: <a href=\"{0}\"><code>{0}</code></a>; every kernel's "
+                              "with <code>roofcast report --all-diagnostics</code>."),
                         html_escaped(c.diagnostics_file));
   html += "</p>\n";
   html += firing.empty() ? "<p>No diagnostic fires for these kernels.</p>\n" : firing_table(c, firing);
   if (!missing.empty())
-    html += "<p>Not measured (each line says what is missing; <code>roofcast profile</code> records the counters "
-            "with its default <code>--metrics full</code>):</p>\n" +
+    html += "<p>Not measured (each line says what is missing: counters, which <code>roofcast profile</code> records "
+            "with its default <code>--metrics full</code>, or a launch shape and the device's occupancy limits):</p>\n" +
             not_measured_list(c, missing);
   return html;
 }

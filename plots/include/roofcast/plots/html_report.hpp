@@ -39,6 +39,7 @@ struct ReportContent {
   // the file beside index.html with every kernel's (empty: none).
   std::vector<ReportDiagnostic> diagnostics;
   std::string diagnostics_file;
+  bool diagnostics_file_has_every_kernel = false;  // else only those of the kernels the tables show
   std::string generated_by;  // e.g. "roofcast 0.1.0 on 2026-11-22 01:10 UTC"
 };
 
