@@ -256,7 +256,8 @@ void run_report(const ReportOptions& options) {
                            content.diagnostics_file.empty()
                                ? ""
                                : fmt::format(", {} diagnostics in {}",
-                                             content.diagnostics_file_has_every_kernel ? "every kernel's" : "the shown kernels'",
+                                             content.diagnostics_file_has_every_kernel ? "every kernel's"
+                                                                                       : "the shown kernels'",
                                              printable((folder / kDiagnosticsFile).string())));
   if (missing)
     throw GnuplotMissing(fmt::format("gnuplot not found: install Debian's gnuplot-nox package (apt-get install "
