@@ -1,12 +1,16 @@
 // `roofcast report`: one self-contained HTML page with the predictions, the warnings and
 // the charts of a profile on some devices.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -103,25 +107,53 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
 }
 
 // The diagnostics of `kernels` (indices, ascending) that fire or are not measured on each device
-// (report_diagnostics.hpp), in profile and device order, as CSV.
+// (report_diagnostics.hpp), in profile and device order, as CSV. Ranges of kernels are
+// diagnosed on every core (each diagnostic is a prediction or two), their text joined in order.
 std::string diagnostics_csv(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
                             const std::vector<size_t>& kernels) {
+  constexpr size_t kRange = 256;
+  std::vector<std::string> parts((kernels.size() + kRange - 1) / kRange);
+  auto diagnose_range = [&](size_t range) {
+    std::string& text = parts[range];
+    for (size_t i = range * kRange; i < std::min(kernels.size(), (range + 1) * kRange); ++i) {
+      const KernelRecord& kernel = profile.kernels[kernels[i]];
+      for (const auto& device : devices)
+        for (const Diagnostic& d : reported_diagnostics(kernel, device)) {
+          std::vector<std::string> row = {kernel.name, device.name, d.name, d.measured ? "yes" : "no", d.finding};
+          if (d.measured)
+            for (const double value : {d.observed, d.ideal, d.predicted_ms, d.fixed_ms, d.predicted_ms - d.fixed_ms})
+              row.push_back(fmt::format("{}", value));
+          else
+            row.insert(row.end(), 5, "");
+          append_csv_row(row, text);
+        }
+    }
+  };
+  std::atomic<size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    for (size_t range = next++; range < parts.size(); range = next++) {
+      try {
+        diagnose_range(range);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (size_t t = 1; t < std::min<size_t>(parts.size(), std::max(1u, std::thread::hardware_concurrency())); ++t)
+      pool.emplace_back(work);
+    work();
+  }
+  if (error) std::rethrow_exception(error);
   std::string text;
   append_csv_row({"kernel", "device", "diagnostic", "measured", "finding", "observed", "ideal", "predicted_ms",
                   "fixed_ms", "saved_ms"},
                  text);
-  for (const size_t k : kernels)
-    for (const auto& device : devices)
-      for (const Diagnostic& d : reported_diagnostics(profile.kernels[k], device)) {
-        std::vector<std::string> row = {profile.kernels[k].name, device.name, d.name, d.measured ? "yes" : "no",
-                                        d.finding};
-        if (d.measured)
-          for (const double value : {d.observed, d.ideal, d.predicted_ms, d.fixed_ms, d.predicted_ms - d.fixed_ms})
-            row.push_back(fmt::format("{}", value));
-        else
-          row.insert(row.end(), 5, "");
-        append_csv_row(row, text);
-      }
+  for (const auto& part : parts) text += part;
   return text;
 }
 
