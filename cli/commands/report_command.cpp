@@ -107,7 +107,9 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
 }
 
 // The diagnostics of `kernels` (indices, ascending) that fire or are not measured on each device
-// (report_diagnostics.hpp), in profile and device order, as CSV. Ranges of kernels are
+// (report_diagnostics.hpp), in profile order, as CSV: for each kernel, those that fire on each
+// device, then each one not measured, once, with the devices it is not measured on (none
+// named: on every device). Ranges of kernels are
 // diagnosed on every core (each diagnostic is a prediction or two), their text joined in order.
 std::string diagnostics_csv(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
                             const std::vector<size_t>& kernels) {
@@ -117,16 +119,29 @@ std::string diagnostics_csv(const KernelProfile& profile, const std::vector<Devi
     std::string& text = parts[range];
     for (size_t i = range * kRange; i < std::min(kernels.size(), (range + 1) * kRange); ++i) {
       const KernelRecord& kernel = profile.kernels[kernels[i]];
+      // What is not measured is mostly so on every device: one row for all of them.
+      std::vector<std::pair<Diagnostic, std::vector<std::string>>> not_measured;
       for (const auto& device : devices)
-        for (const Diagnostic& d : reported_diagnostics(kernel, device)) {
-          std::vector<std::string> row = {kernel.name, device.name, d.name, d.measured ? "yes" : "no", d.finding};
-          if (d.measured)
-            for (const double value : {d.observed, d.ideal, d.predicted_ms, d.fixed_ms, d.predicted_ms - d.fixed_ms})
-              row.push_back(fmt::format("{}", value));
-          else
-            row.insert(row.end(), 5, "");
+        for (Diagnostic& d : reported_diagnostics(kernel, device)) {
+          if (!d.measured) {
+            auto same = std::find_if(not_measured.begin(), not_measured.end(), [&](const auto& m) {
+              return m.first.name == d.name && m.first.finding == d.finding;
+            });
+            if (same == not_measured.end()) same = not_measured.insert(not_measured.end(), {std::move(d), {}});
+            same->second.push_back(device.name);
+            continue;
+          }
+          std::vector<std::string> row = {kernel.name, device.name, d.name, "yes", d.finding};
+          for (const double value : {d.observed, d.ideal, d.predicted_ms, d.fixed_ms, d.predicted_ms - d.fixed_ms})
+            row.push_back(fmt::format("{}", value));
           append_csv_row(row, text);
         }
+      for (const auto& [d, on] : not_measured) {
+        const std::string where = on.size() == devices.size() ? "" : fmt::format("{}", fmt::join(on, "; "));
+        std::vector<std::string> row = {kernel.name, where, d.name, "no", d.finding};
+        row.insert(row.end(), 5, "");
+        append_csv_row(row, text);
+      }
     }
   };
   std::atomic<size_t> next{0};

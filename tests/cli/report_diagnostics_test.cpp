@@ -172,7 +172,18 @@ TEST_CASE("report's Diagnostics: profiles without the counters say \"not measure
     REQUIRE(r.exit_code == 0);
     CHECK_THAT(r.section, Catch::Contains("<li><strong>lvmd-krn</strong>: all diagnostics: not measured (the profile "
                                           "gives this kernel&#39;s model parameters, not its counters)</li>"));
-    CHECK_THAT(r.csv, Catch::Contains("\nlvmd-krn,GTX-660,all diagnostics,no,"));
+    // Not measured on every device: one row, no device named.
+    CHECK_THAT(r.csv, Catch::Contains("\nlvmd-krn,,all diagnostics,no,"));
+  }
+  SECTION("a device profile without occupancy limits (the thesis' GPUs)") {
+    const Report r = report(profile_json("access_strided"), {"--device", kDevice, "--device", "GTX-660"});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK_THAT(r.section, Catch::Contains(": occupancy limiter: not measured (the profile lacks a launch shape, or the "
+                                          "device its occupancy limits) (on GTX-660)</li>"));
+    CHECK_THAT(r.csv, Catch::Contains(",GTX-660,occupancy limiter,no,"));
+    // It still fires on both: the H100's numbers as without the GTX-660.
+    CHECK(std::count(r.csv.begin(), r.csv.end(), '\n') == 1 + 2 + 2);
   }
 }
 
