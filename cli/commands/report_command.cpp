@@ -238,8 +238,8 @@ void run_report(const ReportOptions& options) {
     for (size_t k = 0; k < all.size(); ++k) all[k] = k;
     std::vector<size_t> shown = large ? content.shown_kernels : all;
     content.diagnostics = report_diagnostics(profile, devices, shown);
-    // Every kernel's, on request: at about 16 us per kernel and device they would take a
-    // 100,000-kernel report on 10 devices past its 10 s (docs/scale/).
+    // Every kernel's, on request: at about 15 us of CPU per kernel and device they would take
+    // a 100,000-kernel report on 10 devices past its 10 s (docs/plots.md, docs/scale/).
     std::ranges::sort(shown);
     outputs.add(folder / kDiagnosticsFile, diagnostics_csv(profile, devices, options.all_diagnostics ? all : shown));
     content.diagnostics_file = kDiagnosticsFile;
