@@ -1,12 +1,16 @@
 // `roofcast report`: one self-contained HTML page with the predictions, the warnings and
 // the charts of a profile on some devices.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -26,6 +30,7 @@
 #include "roofcast/plots/html_report.hpp"
 #include "roofcast/plots/quadrant_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
+#include "roofcast/plots/report_diagnostics.hpp"
 #include "roofcast/plots/report_warnings.hpp"
 #include "roofcast/plots/roofline_chart.hpp"
 #include "roofcast/plots/validation_entries.hpp"
@@ -42,10 +47,12 @@ struct ReportOptions {
   int quadrant_kernels = 3;
   size_t top = 50;
   std::string model;
+  bool all_diagnostics = false;
 };
 
 constexpr const char* kPredictionsFile = "predictions.csv";
 constexpr const char* kWarningsFile = "warnings.csv";
+constexpr const char* kDiagnosticsFile = "diagnostics.csv";
 
 // Indices of the kernels that take the most predicted time over all devices, most first.
 std::vector<size_t> heaviest_kernels(const KernelProfile& profile, const ProfilePrediction& prediction, size_t count) {
@@ -97,6 +104,72 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
     for (const auto& w : warnings) csv.write_row({to_string(w.kind), w.kernel, w.detail});
   }
   outputs.add(folder / kWarningsFile, std::move(text).str());
+}
+
+// The diagnostics of `kernels` (indices, ascending) that fire or are not measured on each device
+// (report_diagnostics.hpp), in profile order, as CSV: for each kernel, those that fire on each
+// device, then each one not measured, once, with the devices it is not measured on (none
+// named: on every device). Ranges of kernels are
+// diagnosed on every core (each diagnostic is a prediction or two), their text joined in order.
+std::string diagnostics_csv(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
+                            const std::vector<size_t>& kernels) {
+  constexpr size_t kRange = 256;
+  std::vector<std::string> parts((kernels.size() + kRange - 1) / kRange);
+  auto diagnose_range = [&](size_t range) {
+    std::string& text = parts[range];
+    for (size_t i = range * kRange; i < std::min(kernels.size(), (range + 1) * kRange); ++i) {
+      const KernelRecord& kernel = profile.kernels[kernels[i]];
+      // What is not measured is mostly so on every device: one row for all of them.
+      std::vector<std::pair<Diagnostic, std::vector<std::string>>> not_measured;
+      for (const auto& device : devices)
+        for (Diagnostic& d : reported_diagnostics(kernel, device)) {
+          if (!d.measured) {
+            auto same = std::find_if(not_measured.begin(), not_measured.end(), [&](const auto& m) {
+              return m.first.name == d.name && m.first.finding == d.finding;
+            });
+            if (same == not_measured.end()) same = not_measured.insert(not_measured.end(), {std::move(d), {}});
+            same->second.push_back(device.name);
+            continue;
+          }
+          std::vector<std::string> row = {kernel.name, device.name, d.name, "yes", d.finding};
+          for (const double value : {d.observed, d.ideal, d.predicted_ms, d.fixed_ms, d.predicted_ms - d.fixed_ms})
+            row.push_back(fmt::format("{}", value));
+          append_csv_row(row, text);
+        }
+      for (const auto& [d, on] : not_measured) {
+        const std::string where = on.size() == devices.size() ? "" : fmt::format("{}", fmt::join(on, "; "));
+        std::vector<std::string> row = {kernel.name, where, d.name, "no", d.finding};
+        row.insert(row.end(), 5, "");
+        append_csv_row(row, text);
+      }
+    }
+  };
+  std::atomic<size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    for (size_t range = next++; range < parts.size(); range = next++) {
+      try {
+        diagnose_range(range);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (size_t t = 1; t < std::min<size_t>(parts.size(), std::max(1u, std::thread::hardware_concurrency())); ++t)
+      pool.emplace_back(work);
+    work();
+  }
+  if (error) std::rethrow_exception(error);
+  std::string text;
+  append_csv_row({"kernel", "device", "diagnostic", "measured", "finding", "observed", "ideal", "predicted_ms",
+                  "fixed_ms", "saved_ms"},
+                 text);
+  for (const auto& part : parts) text += part;
+  return text;
 }
 
 // Draws `chart` into `folder` as SVG and returns it for the page; when gnuplot is missing,
@@ -159,6 +232,19 @@ void run_report(const ReportOptions& options) {
   write_full_data(folder, prediction, content.warnings, outputs);
   content.predictions_file = kPredictionsFile;
   content.warnings_file = kWarningsFile;
+  // The diagnostics are the pipes model's, as in `roofcast explain`: none with --model thesis.
+  if (options.model != "thesis") {
+    std::vector<size_t> all(profile.kernels.size());
+    for (size_t k = 0; k < all.size(); ++k) all[k] = k;
+    std::vector<size_t> shown = large ? content.shown_kernels : all;
+    content.diagnostics = report_diagnostics(profile, devices, shown);
+    // Every kernel's, on request: at about 15 us of CPU per kernel and device they would take
+    // a 100,000-kernel report on 10 devices past its 10 s (docs/plots.md, docs/scale/).
+    std::ranges::sort(shown);
+    outputs.add(folder / kDiagnosticsFile, diagnostics_csv(profile, devices, options.all_diagnostics ? all : shown));
+    content.diagnostics_file = kDiagnosticsFile;
+    content.diagnostics_file_has_every_kernel = options.all_diagnostics || !large;
+  }
   content.generated_by = fmt::format("{}, {}", version_text(),
                                      utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable));
 
@@ -210,10 +296,16 @@ void run_report(const ReportOptions& options) {
   outputs.add(page, html_report(content));
   outputs.commit();
   std::cout << fmt::format("wrote {} ({} kernels on {} devices, {} warnings, {} charts; chart data and gnuplot scripts "
-                           "in {}; every prediction in {}, every warning in {})\n",
+                           "in {}; every prediction in {}, every warning in {}{})\n",
                            printable(page.string()), profile.kernels.size(), devices.size(), content.warnings.size(),
                            content.charts.size(), printable(charts_folder.string()),
-                           printable((folder / kPredictionsFile).string()), printable((folder / kWarningsFile).string()));
+                           printable((folder / kPredictionsFile).string()), printable((folder / kWarningsFile).string()),
+                           content.diagnostics_file.empty()
+                               ? ""
+                               : fmt::format(", {} diagnostics in {}",
+                                             content.diagnostics_file_has_every_kernel ? "every kernel's"
+                                                                                       : "the shown kernels'",
+                                             printable((folder / kDiagnosticsFile).string())));
   if (missing)
     throw GnuplotMissing(fmt::format("gnuplot not found: install Debian's gnuplot-nox package (apt-get install "
                                      "gnuplot-nox, or scripts/setup.sh); {} was written without its charts, whose "
@@ -238,6 +330,9 @@ void add_report_command(CLI::App& app) {
                       "Kernels in the tables and roofline charts of a larger profile: the N with the most predicted "
                       "time (default 50); every prediction is in predictions.csv beside index.html")
       ->check(CLI::PositiveNumber);
+  command->add_flag("--all-diagnostics", options->all_diagnostics,
+                    "diagnostics.csv: every kernel's diagnostics, not only those of the kernels the tables show "
+                    "(slower on a large profile)");
   add_model_option(*command, options->model);
   command->callback([options] { run_report(*options); });
 }

@@ -280,6 +280,7 @@ std::string html_report(const ReportContent& c) {
                     "cores, shared memory or atomics). ") +
           "Measured times, where the profile has them, below with the prediction's error.</p>\n" +
           selection_note(c) + prediction_matrix(c) + details_table(c);
+  html += diagnostics_section_html(c);
   html += "<h2>Charts</h2>\n" + charts_section(c);
   html += thesis ? "<p class=\"meta\">Written by roofcast. Method: model.md (thesis chapters 3-4): predicted time = "
                    "W_comp / min(T'_op, O_krn &times; B_mem).</p>\n</body>\n</html>\n"

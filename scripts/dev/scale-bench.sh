@@ -107,7 +107,7 @@ mkdir -p "$(dirname "$results")"
        "$(printf '%s, ' "${devices[@]##*/}" | sed 's/, $//')"
   echo
   echo "Wall time and peak resident memory from \`/usr/bin/time -v\`; standard output to /dev/null; the report" \
-       "writes index.html, charts and the full data (predictions.csv, warnings.csv)."
+       "writes index.html, charts and the full data (predictions.csv, warnings.csv; diagnostics.csv of the kernels the page shows)."
   echo
   echo "| command | wall s | max RSS MB | target | met |"
   echo "|---|---:|---:|---|---|"

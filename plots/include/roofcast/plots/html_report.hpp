@@ -7,6 +7,7 @@
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
 #include "roofcast/model/profile_prediction.hpp"
+#include "roofcast/plots/report_diagnostics.hpp"
 #include "roofcast/plots/report_warnings.hpp"
 
 namespace roofcast {
@@ -34,6 +35,11 @@ struct ReportContent {
   // Files beside index.html with every prediction and every warning (linked; empty: none).
   std::string predictions_file;
   std::string warnings_file;
+  // The Diagnostics section (report_diagnostics.hpp): those of the kernels the tables show, and
+  // the file beside index.html with every kernel's (empty: none).
+  std::vector<ReportDiagnostic> diagnostics;
+  std::string diagnostics_file;
+  bool diagnostics_file_has_every_kernel = false;  // else only those of the kernels the tables show
   std::string generated_by;  // e.g. "roofcast 0.1.0 on 2026-11-22 01:10 UTC"
 };
 
