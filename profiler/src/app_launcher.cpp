@@ -73,6 +73,11 @@ AppExit run_application(const std::vector<std::string>& command, const std::map<
   return result;
 }
 
+std::string how_it_ended(const AppExit& exit) {
+  if (exit.signaled) return fmt::format("was ended by signal {} ({})", exit.signal, strsignal(exit.signal));
+  return fmt::format("exited with status {}", exit.exit_code);
+}
+
 std::string executable_folder() {
   std::error_code error;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", error);

@@ -8,9 +8,19 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "roofcast/formats/collector_record_fields.hpp"
 #include "roofcast/profiler/collector_protocol.hpp"
 
 namespace roofcast::profiler {
+
+namespace {
+
+namespace record = collector_record;
+
+// `"type":"launch"` as the collector writes it (compact JSON): picks the lines worth parsing.
+std::string type_text(const char* type) { return fmt::format("\"{}\":\"{}\"", record::kType, type); }
+
+}  // namespace
 
 ProgressMonitor::ProgressMonitor(std::filesystem::path folder, std::string mode, uint64_t planned, bool show)
     : folder_(std::move(folder)), mode_(std::move(mode)), planned_(planned), show_(show) {
@@ -44,6 +54,8 @@ RunProgress ProgressMonitor::progress() {
 void ProgressMonitor::poll() {
   std::lock_guard lock(mutex_);
   const std::string prefix = fmt::format("{}{}-", protocol::kFilePrefix, mode_);
+  static const std::string launch_type = type_text(record::kLaunch), progress_type = type_text(record::kProgress),
+                           config_type = type_text(record::kConfig);
   std::error_code error;
   int processes = 0;
   for (const auto& entry : std::filesystem::directory_iterator(folder_, error)) {
@@ -66,19 +78,20 @@ void ProgressMonitor::poll() {
         continue;
       }
       // Only the record types that count; anything unreadable is left to read_run_records.
-      if (line.find("\"type\":\"launch\"") != std::string::npos) {
+      if (line.find(launch_type) != std::string::npos) {
         ++records_[file];
-        const auto record = nlohmann::json::parse(line, nullptr, false);
-        if (record.is_object() && record.contains("name") && record["name"].is_string())
-          kernel_names_.insert(record["name"].get<std::string>());
-      } else if (line.find("\"type\":\"progress\"") != std::string::npos) {
-        const auto record = nlohmann::json::parse(line, nullptr, false);
-        if (record.is_object() && record.contains("launches_seen") && record["launches_seen"].is_number_unsigned())
-          seen_[file] = std::max(seen_[file], record["launches_seen"].get<uint64_t>());
-      } else if (line.find("\"type\":\"config\"") != std::string::npos) {
-        const auto record = nlohmann::json::parse(line, nullptr, false);
-        if (record.is_object() && record.contains("passes") && record["passes"].is_number_unsigned())
-          progress_.passes = record["passes"].get<uint64_t>();
+        const auto json = nlohmann::json::parse(line, nullptr, false);
+        if (json.is_object() && json.contains(record::kNameKey) && json[record::kNameKey].is_string())
+          kernel_names_.insert(json[record::kNameKey].get<std::string>());
+      } else if (line.find(progress_type) != std::string::npos) {
+        const auto json = nlohmann::json::parse(line, nullptr, false);
+        if (json.is_object() && json.contains(record::kLaunchesSeenKey) &&
+            json[record::kLaunchesSeenKey].is_number_unsigned())
+          seen_[file] = std::max(seen_[file], json[record::kLaunchesSeenKey].get<uint64_t>());
+      } else if (line.find(config_type) != std::string::npos) {
+        const auto json = nlohmann::json::parse(line, nullptr, false);
+        if (json.is_object() && json.contains(record::kPassesKey) && json[record::kPassesKey].is_number_unsigned())
+          progress_.passes = json[record::kPassesKey].get<uint64_t>();
       }
       line.clear();
     }

@@ -17,6 +17,7 @@
 #include "roofcast/profiler/metric_set.hpp"
 
 using namespace roofcast::profiler;
+using roofcast::LaunchRecord;
 namespace fs = std::filesystem;
 using roofcast::testing::fresh_folder;
 using roofcast::testing::write_lines;
@@ -167,49 +168,10 @@ TEST_CASE("launches whose counterpart is missing are not joined") {
   CHECK(joined.counters_only == 1);
 }
 
-TEST_CASE("a malformed record in the middle of a file is an error naming file and line") {
+// The records' lines themselves: tests/formats/collector_records_test.cpp.
+TEST_CASE("a malformed record in the middle of a run's file is an error naming file and line") {
   const auto folder = fresh_folder("records-bad");
   write_lines(folder / "roofcast-timing-1.jsonl", {R"({"type":"process","pid":1})", "{not json", launch(0, "k", 1, 1)});
   CHECK_THROWS_WITH(read_run_records(folder, "timing"), Catch::Contains("roofcast-timing-1.jsonl:2"));
-  fs::remove_all(folder);
-}
-
-TEST_CASE("collector records are held to the profile's ranges, naming file, line and field") {
-  const auto folder = fresh_folder("records-ranges");
-  auto error_for = [&](const std::string& record) -> std::string {
-    write_lines(folder / "roofcast-timing-1.jsonl", {R"({"type":"process","pid":1})", record, R"({"type":"end"})"});
-    try {
-      read_run_records(folder, "timing");
-    } catch (const roofcast::InputError& error) {
-      return error.what();
-    }
-    return "";
-  };
-  nlohmann::json line = nlohmann::json::parse(launch(0, "k", 1, 1));
-  auto with = [&](const char* key, nlohmann::json value) {
-    nlohmann::json changed = line;
-    changed[key] = std::move(value);
-    return changed.dump();
-  };
-  const std::string file = (folder / "roofcast-timing-1.jsonl").string();
-  // A negative grid wrapped to 4294967295 blocks before.
-  CHECK(error_for(with("grid", {-1, 1, 1})) ==
-        file + ":2: grid[0]: expected a whole number from 1 to 2147483647, found -1");
-  CHECK(error_for(with("block", {2048, 1, 1})) == file + ":2: block[0]: expected a whole number from 1 to 1024, found 2048");
-  CHECK(error_for(with("duration_ns", 1e308)) ==
-        file + ":2: duration_ns: must be 0 or between 1e-12 and 1e+20, found 1e+308");
-  CHECK(error_for(with("metrics", {{"smsp__inst_executed.sum", -5}})) ==
-        file + ":2: metrics.smsp__inst_executed.sum: must be >= 0, found -5");
-  CHECK(error_for(with("index", "7")) == file + ":2: index: expected a number, found string");
-  CHECK(error_for(R"({"type":"launch","index":1e400})") == file + ":2: bad collector record: not valid JSON");
-  fs::remove_all(folder);
-}
-
-TEST_CASE("only a cut last record is forgiven; a whole last record of the wrong shape is an error") {
-  const auto folder = fresh_folder("records-last");
-  write_lines(folder / "roofcast-timing-1.jsonl", {R"({"type":"process","pid":1})", R"({"type":"launch","index":0})"});
-  CHECK_THROWS_WITH(read_run_records(folder, "timing"), Catch::EndsWith("roofcast-timing-1.jsonl:2: name: missing"));
-  write_lines(folder / "roofcast-timing-1.jsonl", {R"({"type":"process","pid":1})", launch(0, "k", 1, 1), R"({"type":"lau)"});
-  CHECK(read_run_records(folder, "timing").launches.size() == 1);
   fs::remove_all(folder);
 }

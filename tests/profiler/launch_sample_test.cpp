@@ -15,6 +15,7 @@
 #include <fstream>
 
 using namespace roofcast::profiler;
+using roofcast::LaunchRecord;
 
 TEST_CASE("a sample of N takes N launches of a shape, spread over its run") {
   CHECK(sampled_count(4000, 5) == 5);

@@ -32,7 +32,10 @@ if(TARGET roofcast_cupti_host)
 endif()
 
 roofcast_add_test(profiler_cli_tests
-  SOURCES profiler/import_command_test.cpp support/run_command.cpp
-  LIBRARIES roofcast::formats)
+  SOURCES profiler/import_command_test.cpp profiler/profile_command_test.cpp support/run_command.cpp
+  LIBRARIES roofcast::formats roofcast::profiler)
 target_compile_definitions(profiler_cli_tests PRIVATE ROOFCAST_PROFILER_SAMPLES_DIR="${PROJECT_SOURCE_DIR}/profiler/samples")
 add_dependencies(profiler_cli_tests roofcast)
+if(TARGET roofcast_injection)
+  add_dependencies(profiler_cli_tests roofcast_injection)  # profile_command_test runs `profile` with it
+endif()

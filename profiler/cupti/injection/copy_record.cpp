@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "roofcast/formats/collector_record_fields.hpp"
+
 namespace roofcast::profiler {
 
 namespace {
@@ -49,26 +51,27 @@ nlohmann::json copy_record(const CUpti_ActivityMemcpy6& copy) {
   const std::string direction = direction_of(copy.copyKind);
   const uint8_t host_side = direction == "d2h" ? copy.dstKind : copy.srcKind;
   const bool pinned = (direction == "h2d" || direction == "d2h") && host_side == CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
-  return {{"type", "copy"},
-          {"direction", direction},
-          {"pinned", pinned},
-          {"bytes", copy.bytes},
-          {"count", std::max<uint64_t>(copy.copyCount, 1)},  // > 1 only for cudaMemcpyBatchAsync batches
-          {"duration_ns", duration(copy.start, copy.end)},
-          {"device", copy.deviceId},
-          {"stream", copy.streamId},
-          {"src_memory", memory_name(copy.srcKind)},
-          {"dst_memory", memory_name(copy.dstKind)}};
+  return {{collector_record::kType, collector_record::kCopy},
+          {collector_record::kDirectionKey, direction},
+          {collector_record::kPinnedKey, pinned},
+          {collector_record::kBytesKey, copy.bytes},
+          // > 1 only for cudaMemcpyBatchAsync batches
+          {collector_record::kCountKey, std::max<uint64_t>(copy.copyCount, 1)},
+          {collector_record::kDurationNsKey, duration(copy.start, copy.end)},
+          {collector_record::kDeviceKey, copy.deviceId},
+          {collector_record::kStreamKey, copy.streamId},
+          {collector_record::kSrcMemoryKey, memory_name(copy.srcKind)},
+          {collector_record::kDstMemoryKey, memory_name(copy.dstKind)}};
 }
 
 nlohmann::json memset_record(const CUpti_ActivityMemset4& memset) {
-  return {{"type", "memset"},
-          {"bytes", memset.bytes},
-          {"count", 1},
-          {"duration_ns", duration(memset.start, memset.end)},
-          {"device", memset.deviceId},
-          {"stream", memset.streamId},
-          {"memory", memory_name(memset.memoryKind)}};
+  return {{collector_record::kType, collector_record::kMemset},
+          {collector_record::kBytesKey, memset.bytes},
+          {collector_record::kCountKey, 1},
+          {collector_record::kDurationNsKey, duration(memset.start, memset.end)},
+          {collector_record::kDeviceKey, memset.deviceId},
+          {collector_record::kStreamKey, memset.streamId},
+          {collector_record::kMemoryKey, memory_name(memset.memoryKind)}};
 }
 
 }  // namespace roofcast::profiler

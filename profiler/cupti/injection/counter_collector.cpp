@@ -13,6 +13,7 @@
 
 #include "cupti_status.hpp"
 #include "driver_status.hpp"
+#include "roofcast/formats/collector_record_fields.hpp"
 
 namespace roofcast::profiler {
 
@@ -54,8 +55,11 @@ CounterCollector::DeviceConfig& CounterCollector::config_for(CUcontext context, 
   config.host = std::make_unique<HostMetrics>(chip.pChipName, availability);
   config.config_image = config.host->config_image(metrics_);
   config.passes = HostMetrics::passes(config.config_image);
-  writer_.write({{"type", "config"}, {"device", device}, {"chip", chip.pChipName}, {"passes", config.passes},
-                 {"metrics", metrics_}});
+  writer_.write({{collector_record::kType, collector_record::kConfig},
+                 {collector_record::kDeviceKey, device},
+                 {collector_record::kChipKey, chip.pChipName},
+                 {collector_record::kPassesKey, config.passes},
+                 {collector_record::kMetricsKey, metrics_}});
   return devices_.emplace(device, std::move(config)).first->second;
 }
 
@@ -251,20 +255,21 @@ void CounterCollector::record(ContextProfiler& profiler, CUcontext context, uint
   info.counterDataImageSize = profiler.counter_data.size();
   check_cupti(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
   if (info.numTotalRanges != 1 || decode.numOfRangeDropped != 0) {
-    writer_.write({{"type", "warning"},
-                   {"message", fmt::format("launch {} of {}: {} ranges decoded, {} dropped; no counters for it", index,
-                                           launch.demangled, info.numTotalRanges, decode.numOfRangeDropped)}});
+    writer_.write({{collector_record::kType, collector_record::kWarning},
+                   {collector_record::kMessageKey,
+                    fmt::format("launch {} of {}: {} ranges decoded, {} dropped; no counters for it", index,
+                                launch.demangled, info.numTotalRanges, decode.numOfRangeDropped)}});
     return;
   }
   const std::vector<double> values = profiler.config->host->evaluate(profiler.counter_data, 0, metrics_);
   nlohmann::json metrics = nlohmann::json::object();
   for (size_t i = 0; i < metrics_.size(); ++i) metrics[metrics_[i]] = values[i];
   nlohmann::json line = launch_record(launch, index);
-  line["metrics"] = metrics;
+  line[collector_record::kMetricsKey] = metrics;
   if (cost_ns != nullptr) {
     (*cost_ns)["decode"] =
         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - decode_start).count();
-    line["cost_ns"] = *cost_ns;
+    line[collector_record::kCostNsKey] = *cost_ns;
   }
   writer_.write(line);
   // Give the counters back between launches where other processes of the application

@@ -29,6 +29,7 @@
 #include "kernel_relaunch.hpp"
 #include "launch_info.hpp"
 #include "record_writer.hpp"
+#include "roofcast/formats/collector_record_fields.hpp"
 #include "roofcast/profiler/collector_protocol.hpp"
 #include "roofcast/profiler/launch_filter.hpp"
 #include "roofcast/profiler/launch_sample.hpp"
@@ -97,7 +98,7 @@ const char* env(const char* name) {
 }
 
 void report_error(const std::string& message) {
-  g->writer->write({{"type", "error"}, {"message", message}});
+  g->writer->write({{collector_record::kType, collector_record::kError}, {collector_record::kMessageKey, message}});
 }
 
 // Whether the counter run profiles this admitted launch (--sample); the caller holds state_mutex.
@@ -122,14 +123,14 @@ int device_of(CUcontext context) {
 
 void on_context_created(CUcontext context) {
   const int device = device_of(context);
-  nlohmann::json record = {{"type", "device"}, {"index", device}};
+  nlohmann::json record = {{collector_record::kType, collector_record::kDevice}, {collector_record::kIndexKey, device}};
   CUdevice handle;
   char name[256] = {};
   if (cuDeviceGet(&handle, device) == CUDA_SUCCESS && cuDeviceGetName(name, sizeof name, handle) == CUDA_SUCCESS)
-    record["name"] = name;
+    record[collector_record::kNameKey] = name;
   CUpti_Device_GetChipName_Params chip{CUpti_Device_GetChipName_Params_STRUCT_SIZE};
   chip.deviceIndex = static_cast<size_t>(device);
-  if (cuptiDeviceGetChipName(&chip) == CUPTI_SUCCESS) record["chip"] = chip.pChipName;
+  if (cuptiDeviceGetChipName(&chip) == CUPTI_SUCCESS) record[collector_record::kChipKey] = chip.pChipName;
   g->writer->write(record);
 }
 
@@ -144,8 +145,11 @@ void collect_at_entry(CUpti_CallbackId cbid, const CUpti_CallbackData* data, uin
     g->counters->collect(data->context, launch.device, relaunch, index, launch);
     ++g->recorded;
     if (env("ROOFCAST_PROFILE_DEBUG"))  // diagnosis: how the application launched it
-      g->writer->write({{"type", "debug"}, {"index", index}, {"name", launch.name}, {"cbid", cbid},
-                        {"launch_attributes", relaunch.attribute_ids()}});
+      g->writer->write({{collector_record::kType, collector_record::kDebug},
+                        {collector_record::kIndexKey, index},
+                        {collector_record::kNameKey, launch.name},
+                        {collector_record::kCbidKey, cbid},
+                        {collector_record::kLaunchAttributesKey, relaunch.attribute_ids()}});
   } catch (const std::exception& error) {
     g->counters_failed = true;
     report_error(fmt::format("launch {} of {}: {} (replaying with an L2 flush needs device memory for a copy of "
@@ -174,7 +178,9 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
   if (g->timing) {
     g->timing->on_launch(data->correlationId, *index, *launch);
     // Activity records arrive by the buffer: the launcher's progress line counts these.
-    if ((*index + 1) % kProgressEvery == 0) g->writer->write({{"type", "progress"}, {"launches_seen", *index + 1}});
+    if ((*index + 1) % kProgressEvery == 0)
+      g->writer->write(
+          {{collector_record::kType, collector_record::kProgress}, {collector_record::kLaunchesSeenKey, *index + 1}});
     return;
   }
   if (g->counters->cache_control() == CacheControl::all) {
@@ -247,8 +253,10 @@ void walk_graph(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
     if (found != g->graphs.end()) graph = found->second;
   }
   if (graph == nullptr) {
-    g->writer->write({{"type", "warning"}, {"message", "a CUDA graph launch of a graph instantiated before the "
-                                                       "collector was loaded: its kernels get no counters"}});
+    g->writer->write({{collector_record::kType, collector_record::kWarning},
+                      {collector_record::kMessageKey,
+                       "a CUDA graph launch of a graph instantiated before the "
+                       "collector was loaded: its kernels get no counters"}});
     return;
   }
   std::lock_guard range(g->range_mutex);
@@ -258,8 +266,9 @@ void walk_graph(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
     nodes = nodes_in_dependency_order(graph);
     if (const auto why = unsupported_node(nodes)) throw std::runtime_error(*why);
   } catch (const std::exception& error) {
-    g->writer->write({{"type", "warning"},
-                      {"message", fmt::format("a CUDA graph launch with {}: its kernels get no counters", error.what())}});
+    g->writer->write({{collector_record::kType, collector_record::kWarning},
+                      {collector_record::kMessageKey,
+                       fmt::format("a CUDA graph launch with {}: its kernels get no counters", error.what())}});
     return;
   }
   lock_counters();
@@ -377,8 +386,10 @@ void finish(bool aborted) {
   g->ended = true;
   if (g->timing) g->timing->flush();
   const uint64_t launches = g->timing ? g->timing->recorded() : g->recorded;
-  nlohmann::json end = {{"type", "end"}, {"launches", launches}, {"aborted", aborted}};
-  if (g->timing) end["copies"] = g->timing->copies();
+  nlohmann::json end = {{collector_record::kType, collector_record::kEnd},
+                        {collector_record::kLaunchesKey, launches},
+                        {collector_record::kAbortedKey, aborted}};
+  if (g->timing) end[collector_record::kCopiesKey] = g->timing->copies();
   g->writer->write(end);
 }
 

@@ -6,6 +6,8 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "roofcast/formats/collector_record_fields.hpp"
+
 namespace roofcast::profiler {
 
 static std::string demangle_once(const char* mangled);
@@ -80,14 +82,14 @@ std::optional<LaunchInfo> read_launch(CUpti_CallbackId cbid, const CUpti_Callbac
 }
 
 nlohmann::json launch_record(const LaunchInfo& launch, uint64_t index) {
-  return {{"type", "launch"},
-          {"index", index},
-          {"name", launch.name},
-          {"demangled", launch.demangled},
-          {"device", launch.device},
-          {"grid", launch.grid},
-          {"block", launch.block},
-          {"dynamic_shared_bytes", launch.dynamic_shared_bytes}};
+  return {{collector_record::kType, collector_record::kLaunch},
+          {collector_record::kIndexKey, index},
+          {collector_record::kNameKey, launch.name},
+          {collector_record::kDemangledKey, launch.demangled},
+          {collector_record::kDeviceKey, launch.device},
+          {collector_record::kGridKey, launch.grid},
+          {collector_record::kBlockKey, launch.block},
+          {collector_record::kDynamicSharedBytesKey, launch.dynamic_shared_bytes}};
 }
 
 }  // namespace roofcast::profiler

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "roofcast/formats/collector_record_fields.hpp"
 #include "roofcast/profiler/collector_protocol.hpp"
 
 namespace roofcast::profiler {
@@ -28,16 +29,18 @@ void RecordWriter::open_for_current_pid() {
     return;
   }
   const auto now = std::chrono::system_clock::now().time_since_epoch();
-  nlohmann::json header = {{"type", "process"},
-                                 {"pid", pid},
-                                 {"parent_pid", static_cast<int>(getppid())},
-                                 {"start_ns", std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()},
-                                 {"mode", mode_}};
+  nlohmann::json header = {
+      {collector_record::kType, collector_record::kProcess},
+      {collector_record::kPidKey, pid},
+      {collector_record::kParentPidKey, static_cast<int>(getppid())},
+      {collector_record::kStartNsKey, std::chrono::duration_cast<std::chrono::nanoseconds>(now).count()},
+      {collector_record::kModeKey, mode_}};
   // The values --output patterns (%q{VAR}) name, as this process sees them.
   if (const char* names = std::getenv(protocol::kRecordEnvVariable)) {
     std::stringstream list(names);
     for (std::string name; std::getline(list, name, ',');)
-      if (const char* value = name.empty() ? nullptr : std::getenv(name.c_str())) header["env"][name] = value;
+      if (const char* value = name.empty() ? nullptr : std::getenv(name.c_str()))
+        header[collector_record::kEnvKey][name] = value;
   }
   std::fprintf(file_, "%s\n", header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   std::fflush(file_);

@@ -8,6 +8,7 @@
 
 #include "copy_record.hpp"
 #include "cupti_status.hpp"
+#include "roofcast/formats/collector_record_fields.hpp"
 
 namespace roofcast::profiler {
 
@@ -110,17 +111,18 @@ void TimingCollector::take_records(uint8_t* buffer, size_t valid) {
       ++recorded_;
     }
     nlohmann::json line = launch_record(pending.launch, pending.index);
-    line["duration_ns"] = kernel->end > kernel->start ? kernel->end - kernel->start : 0;
-    line["registers"] = kernel->registersPerThread;
-    line["static_shared_bytes"] = kernel->staticSharedMemory;
-    line["dynamic_shared_bytes"] = kernel->dynamicSharedMemory;
-    line["device"] = kernel->deviceId;
-    line["stream"] = kernel->streamId;
+    line[collector_record::kDurationNsKey] = kernel->end > kernel->start ? kernel->end - kernel->start : 0;
+    line[collector_record::kRegistersKey] = kernel->registersPerThread;
+    line[collector_record::kStaticSharedBytesKey] = kernel->staticSharedMemory;
+    line[collector_record::kDynamicSharedBytesKey] = kernel->dynamicSharedMemory;
+    line[collector_record::kDeviceKey] = kernel->deviceId;
+    line[collector_record::kStreamKey] = kernel->streamId;
     writer_.write(line);
   }
   size_t dropped = 0;
   if (cuptiActivityGetNumDroppedRecords(nullptr, 0, &dropped) == CUPTI_SUCCESS && dropped > 0)
-    writer_.write({{"type", "warning"}, {"message", fmt::format("CUPTI dropped {} activity records", dropped)}});
+    writer_.write({{collector_record::kType, collector_record::kWarning},
+                   {collector_record::kMessageKey, fmt::format("CUPTI dropped {} activity records", dropped)}});
 }
 
 }  // namespace roofcast::profiler

@@ -19,6 +19,9 @@ struct AppExit {
 // us. Throws InputError when the program cannot be started.
 AppExit run_application(const std::vector<std::string>& command, const std::map<std::string, std::string>& environment);
 
+// How the run ended, for messages: "exited with status 3", "was ended by signal 15 (Terminated)".
+std::string how_it_ended(const AppExit& exit);
+
 // The folder holding the running executable (where companion binaries live).
 std::string executable_folder();
 

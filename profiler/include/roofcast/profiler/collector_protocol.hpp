@@ -3,19 +3,8 @@
 // How `roofcast profile` (the launcher) and the injection library talk: the launcher sets
 // these environment variables for the application; the library, loaded by the CUDA driver
 // through CUDA_INJECTION64_PATH in every CUDA process of the application, writes one JSON
-// Lines file per process (pid in the name) into the output folder. Each line is one record:
-//   {"type":"process","pid":..,"parent_pid":..,"start_ns":..,"mode":"timing"|"counters",
-//    "env":{name: value}}   (env: the variables kRecordEnvVariable names that are set)
-//   {"type":"device","index":..,"name":"NVIDIA H100 80GB HBM3","chip":"GH100"}
-//   {"type":"launch","index":..,"name":mangled,"demangled":..,"device":..,"grid":[x,y,z],
-//    "block":[x,y,z],"dynamic_shared_bytes":..,   timing: "duration_ns","registers",
-//    "static_shared_bytes"   counters: "metrics":{name: value}}
-//   {"type":"copy","direction":"h2d"|"d2h"|"d2d"|"p2p"|"h2h","pinned":..,"bytes":..,"count":..,
-//    "duration_ns":..,"device":..,"stream":..}      (timing run: every memcpy)
-//   {"type":"memset","bytes":..,"count":1,"duration_ns":..,"device":..,"stream":..}
-//   {"type":"progress","launches_seen":N}  (timing run, every 1,000 launches: for the progress line)
-//   {"type":"error","message":"..."}      (one line; the launcher prints it)
-//   {"type":"end","launches":N,"copies":M}  (written at exit: the file is complete)
+// Lines file per process (pid in the name: kFilePrefix MODE-PID kFileSuffix) into the output
+// folder. The records of its lines: roofcast/formats/collector_record_fields.hpp.
 namespace roofcast::profiler::protocol {
 
 inline constexpr const char* kInjectionPathVariable = "CUDA_INJECTION64_PATH";

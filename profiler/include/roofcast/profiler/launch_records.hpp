@@ -1,6 +1,5 @@
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -8,38 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "roofcast/formats/collector_records.hpp"
+
 namespace roofcast::profiler {
 
-// One recorded kernel launch, as the injection library wrote it (collector_protocol.hpp).
-struct LaunchRecord {
-  int process = 0;       // the process' place in start order within its run (0 = the application)
-  uint64_t index = 0;    // place among the process' recorded launches
-  std::string name;      // mangled
-  std::string demangled;
-  int device = 0;
-  std::array<unsigned, 3> grid{};
-  std::array<unsigned, 3> block{};
-  unsigned dynamic_shared_bytes = 0;
-  // From the timing run.
-  std::optional<double> duration_ns;
-  unsigned registers = 0;
-  unsigned static_shared_bytes = 0;
-  // From the counter run: CUPTI metric name -> value.
-  std::map<std::string, double> metrics;
-};
-
-// One memcpy or memset of the timing run (the collector records all of them, whatever the
-// kernel filters).
-struct CopyRecord {
-  int process = 0;
-  std::string kind;      // h2d, d2h, d2d, p2p (between GPUs), h2h, memset, unknown
-  bool pinned = false;   // host side page-locked (h2d, d2h)
-  double bytes = 0;
-  double count = 1;      // copies this record stands for (> 1 for cudaMemcpyBatchAsync)
-  double duration_ns = 0;
-  int device = 0;
-};
-
+// A device of the run, from its "device" records.
 struct DeviceInfo {
   std::string name;
   std::string chip;
@@ -66,9 +38,13 @@ struct RunRecords {
   std::optional<size_t> passes;          // counter run: replay passes per launch
 };
 
-// Reads every `roofcast-<mode>-<pid>.jsonl` file in `folder`. Throws InputError naming the
-// file and line for a malformed record.
+// Reads every `roofcast-<mode>-<pid>.jsonl` file in `folder` (parse_collector_file). Throws
+// InputError naming the file and line for a malformed record.
 RunRecords read_run_records(const std::filesystem::path& folder, const std::string& mode);
+
+// The process files of one run taken together, in the order they were listed: processes in start
+// order (those that start together, such as MPI ranks, by their recorded variables first).
+RunRecords run_records(std::vector<CollectorFile> files);
 
 // Joins the counter run's launches to the timing run's: same process (by start order), same
 // kernel, same launch shape, same occurrence of that (kernel, shape) pair. The result holds
