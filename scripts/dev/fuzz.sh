@@ -2,11 +2,15 @@
 # Builds the libFuzzer targets of tests/fuzz in build-fuzz/ (clang, ASan + UBSan), replays the
 # seed corpus through each, then fuzzes each target (docs/fuzzing.md).
 # Usage: scripts/dev/fuzz.sh [SECONDS_PER_TARGET]  replay, then fuzz each target this long (default 60)
-#        scripts/dev/fuzz.sh --runs N              replay, then fuzz each target for N runs
+#        scripts/dev/fuzz.sh --runs N [SECONDS]    replay, then fuzz each target for N runs (at most SECONDS)
 #        scripts/dev/fuzz.sh --replay              only replay the seed corpus
 # Options: --report       write the results table to docs/fuzzing-results.md
 #          --target NAME  only this target (repeatable)
 #          --jobs N       fuzz N targets at a time (default 1; a campaign on a 2-core machine: --jobs 2)
+#          --workers T=W  fuzz target T with W processes sharing its corpus, each for 1/W of --runs
+#                         (repeatable; default 1 per target)
+#          --no-build     use the fuzzers already in build-fuzz/bin (a machine without clang, e.g. the
+#                         GPU machine with binaries built here: scripts/dev/fuzz-campaign.sh)
 # Ends with "fuzz: PASS ..." (exit 0) or "fuzz: FAIL ..." (exit 1); findings (crash-*, timeout-*,
 # leak-*, oom-* inputs) are kept in build-fuzz/findings/TARGET/, new corpus inputs in
 # build-fuzz/corpus/TARGET/ (the committed corpus in tests/fuzz/corpus/ is only read).
@@ -15,11 +19,14 @@ cd "$(dirname "$0")/../.."
 
 all_targets=(device_json kernel_profile_json measured_json validation_json ncu_csv nvprof_csv launch_records)
 seconds=60
+seconds_given=0
 runs=""
 replay_only=0
 report=0
 jobs=1
 targets=()
+declare -A workers=()
+build=1
 arguments="$*"
 while (($#)); do
   case "$1" in
@@ -28,25 +35,38 @@ while (($#)); do
     --runs) runs="${2:?--runs needs a number}"; shift ;;
     --target) targets+=("${2:?--target needs a name}"); shift ;;
     --jobs) jobs="${2:?--jobs needs a number}"; shift ;;
-    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+    --workers)
+      [[ ${2:-} =~ ^([a-z_]+)=([1-9][0-9]*)$ ]] || { echo "fuzz.sh: --workers needs TARGET=COUNT" >&2; exit 2; }
+      workers[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+      shift ;;
+    --no-build) build=0 ;;
+    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
     *[!0-9]* | '') echo "fuzz.sh: unknown argument \"$1\" (see --help)" >&2; exit 2 ;;
-    *) seconds="$1" ;;
+    *) seconds="$1"; seconds_given=1 ;;
   esac
   shift
 done
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 
-if ! command -v clang++ >/dev/null; then
-  echo "fuzz: FAIL: clang++ not found: run scripts/setup.sh (Debian packages clang and libclang-rt-dev)" >&2
-  exit 1
+if ((build == 0)); then
+  compiler=$(sed -n 's/^set(CMAKE_CXX_COMPILER_VERSION "\(.*\)")$/clang \1/p' build-fuzz/CMakeFiles/*/CMakeCXXCompiler.cmake 2>/dev/null | head -1)
+  for target in "${targets[@]}"; do
+    [[ -x build-fuzz/bin/fuzz_$target ]] || { echo "fuzz: FAIL: --no-build: build-fuzz/bin/fuzz_$target is missing" >&2; exit 1; }
+  done
+else
+  if ! command -v clang++ >/dev/null; then
+    echo "fuzz: FAIL: clang++ not found: run scripts/setup.sh (Debian packages clang and libclang-rt-dev)" >&2
+    exit 1
+  fi
+  compiler=$(clang++ --version | head -1)
+  mkdir -p build-fuzz
+  launcher=()
+  if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DROOFCAST_BUILD_FUZZERS=ON -DROOFCAST_BUILD_TESTS=OFF -DROOFCAST_ENABLE_CUDA=OFF -DROOFCAST_ENABLE_HIP=OFF \
+    "${launcher[@]}" >build-fuzz/configure.log 2>&1 || { cat build-fuzz/configure.log; echo "fuzz: FAIL: configure"; exit 1; }
+  cmake --build build-fuzz --parallel "$(nproc)" --target "${targets[@]/#/fuzz_}"
 fi
-mkdir -p build-fuzz
-launcher=()
-if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DROOFCAST_BUILD_FUZZERS=ON -DROOFCAST_BUILD_TESTS=OFF -DROOFCAST_ENABLE_CUDA=OFF -DROOFCAST_ENABLE_HIP=OFF \
-  "${launcher[@]}" >build-fuzz/configure.log 2>&1 || { cat build-fuzz/configure.log; echo "fuzz: FAIL: configure"; exit 1; }
-cmake --build build-fuzz --parallel "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 # The lines of log $1 that say what failed and where the input is.
 show_finding() { grep -E "FUZZ FINDING|ERROR:|runtime error:|SUMMARY:|Test unit written" "$1" | head -8 || tail -20 "$1"; }
@@ -79,15 +99,28 @@ fuzz_target() {
   runs_done=$(final_stat "$log" number_of_executed_units)
   started=$SECONDS
   if ((replay_only == 0)); then
-    log=build-fuzz/logs/$target.log
+    local count_of_workers=${workers[$target]:-1} worker done_by_worker
     limit=(-max_total_time="$seconds")
-    if [[ -n $runs ]]; then limit=(-runs="$runs"); fi
-    # shellcheck disable=SC2046
-    if ! "$fuzzer" "${common[@]}" "${limit[@]}" $(extra_options "$target") -dict="tests/fuzz/dictionaries/$target.dict" \
-      "build-fuzz/corpus/$target" "$corpus" >"$log" 2>&1; then
-      show_finding "$log"
+    if [[ -n $runs ]]; then
+      limit=(-runs="$(((runs + count_of_workers - 1) / count_of_workers))")
+      ((seconds_given)) && limit+=(-max_total_time="$seconds")  # both: whichever ends first
     fi
-    runs_done=$(final_stat "$log" number_of_executed_units)
+    # Workers share the corpus folder: each reloads what the others add (libFuzzer's -reload).
+    for ((worker = 0; worker < count_of_workers; ++worker)); do
+      log=build-fuzz/logs/$target-$worker.log
+      # shellcheck disable=SC2046
+      "$fuzzer" "${common[@]}" "${limit[@]}" -seed=$((worker + 1)) $(extra_options "$target") \
+        -dict="tests/fuzz/dictionaries/$target.dict" "build-fuzz/corpus/$target" "$corpus" >"$log" 2>&1 &
+    done
+    wait
+    runs_done=0
+    for ((worker = 0; worker < count_of_workers; ++worker)); do
+      log=build-fuzz/logs/$target-$worker.log
+      grep -qE "^==[0-9]+==ERROR|FUZZ FINDING|runtime error:" "$log" && show_finding "$log"
+      done_by_worker=$(final_stat "$log" number_of_executed_units)
+      [[ $done_by_worker == "?" ]] && runs_done="?"
+      [[ $runs_done != "?" ]] && runs_done=$((runs_done + done_by_worker))
+    done
   fi
   elapsed=$((SECONDS - started))
   count=$(find "$findings" -type f | wc -l)
@@ -96,7 +129,7 @@ fuzz_target() {
     echo "fuzz: $target: input $(basename "$input") (base64): $(base64 -w0 "$input")"
   done
   # A run that failed without saving its input still counts as one finding.
-  if ((count == 0)) && grep -qE "^==[0-9]+==ERROR|FUZZ FINDING|runtime error:" "$log"; then count=1; fi
+  if ((count == 0)) && grep -qE "^==[0-9]+==ERROR|FUZZ FINDING|runtime error:" build-fuzz/logs/"$target"*.log; then count=1; fi
   echo "fuzz: $target: $runs_done runs in $elapsed s, $count finding(s)"
   echo "| $target | $runs_done | $elapsed | $count |" >"build-fuzz/logs/$target.row"
   echo "$count" >"build-fuzz/logs/$target.findings"
@@ -116,8 +149,13 @@ for target in "${targets[@]}"; do
 done
 
 if ((report == 1)); then
-  commit=$(git rev-parse --short HEAD)
-  if [[ -n $(git status --porcelain --untracked-files=no) ]]; then commit+=" (with uncommitted changes)"; fi
+  # FUZZ_COMMIT: the commit of a tree that is not a git checkout (a copy on the GPU machine).
+  if [[ -n ${FUZZ_COMMIT:-} ]]; then
+    commit=$FUZZ_COMMIT
+  else
+    commit=$(git rev-parse --short HEAD)
+    if [[ -n $(git status --porcelain --untracked-files=no) ]]; then commit+=" (with uncommitted changes)"; fi
+  fi
   {
     echo "# Fuzzing results"
     echo
@@ -127,7 +165,7 @@ if ((report == 1)); then
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "- Commit: $commit"
     echo "- Command: \`scripts/dev/fuzz.sh${arguments:+ $arguments}\`"
-    echo "- Machine: $(nproc) cores, $jobs target(s) at a time; $(clang++ --version | head -1)"
+    echo "- Machine: $(nproc) cores, $jobs target(s) at a time$(for t in "${!workers[@]}"; do printf ', %s by %s workers' "$t" "${workers[$t]}"; done); $compiler"
     echo
     echo "| Target | Runs | Seconds | Findings |"
     echo "|---|---:|---:|---:|"
