@@ -52,10 +52,13 @@ RunRecords run_records(std::vector<CollectorFile> files) {
     run.errors.insert(run.errors.end(), file.errors.begin(), file.errors.end());
     run.warnings.insert(run.warnings.end(), file.warnings.begin(), file.warnings.end());
   }
-  // Processes that start together (MPI ranks) start in either order from run to run: their
-  // recorded rank variables come first, so that both runs number them alike.
+  // Processes that start together (MPI ranks, forked children) start in either order from run
+  // to run: their recorded rank variables come first, then whether they ended (a process killed
+  // in both runs, whose records are cut, goes after the others in both), so that both runs
+  // number them alike.
   std::sort(files.begin(), files.end(), [](const CollectorFile& a, const CollectorFile& b) {
-    return std::tie(a.env, a.start_ns, a.pid) < std::tie(b.env, b.start_ns, b.pid);
+    return std::make_tuple(std::cref(a.env), !a.ended, a.start_ns, a.pid) <
+           std::make_tuple(std::cref(b.env), !b.ended, b.start_ns, b.pid);
   });
   run.processes = static_cast<int>(files.size());
   for (size_t p = 0; p < files.size(); ++p) {

@@ -150,6 +150,35 @@ TEST_CASE("MPI ranks that start in another order in the counter run are matched 
   fs::remove_all(folder);
 }
 
+TEST_CASE("a child killed in both runs is numbered after the others, whichever started first") {
+  const auto folder = fresh_folder("records-killed");
+  fs::create_directories(folder / "t");
+  fs::create_directories(folder / "c");
+  // Two forked children with the same kernels; the killed one (no end record, its timing
+  // records lost) starts second in the timing run and first in the counter run.
+  write_lines(folder / "t/roofcast-timing-10.jsonl",
+              {R"({"type":"process","pid":10,"start_ns":1000,"mode":"timing"})", launch(0, "_Z4stepPf", 4, 1e6),
+               launch(1, "_Z4stepPf", 4, 1e6), R"({"type":"end","launches":2})"});
+  write_lines(folder / "t/roofcast-timing-11.jsonl", {R"({"type":"process","pid":11,"start_ns":1001,"mode":"timing"})"});
+  write_lines(folder / "c/roofcast-counters-20.jsonl",
+              {R"({"type":"process","pid":20,"start_ns":3001,"mode":"counters"})", counted(0, "_Z4stepPf", 4, 10, 40),
+               counted(1, "_Z4stepPf", 4, 11, 41), R"({"type":"end","launches":2})"});
+  write_lines(folder / "c/roofcast-counters-21.jsonl",
+              {R"({"type":"process","pid":21,"start_ns":3000,"mode":"counters"})", counted(0, "_Z4stepPf", 4, 20, 50)});
+  const RunRecords timing = read_run_records(folder / "t", "timing");
+  const RunRecords counters = read_run_records(folder / "c", "counters");
+  REQUIRE(counters.process_info.size() == 2);
+  CHECK(counters.process_info[0].pid == 20);  // the one that ended first, though it started second
+  CHECK(timing.process_info[0].pid == 10);
+  const JoinedRuns joined = join_runs(timing, counters, true);
+  CHECK(joined.timing_only == 0);
+  CHECK(joined.counters_only == 1);  // the killed child's, whose timing records are lost
+  REQUIRE(joined.launches.size() == 2);
+  CHECK(joined.launches[0].metrics.at("smsp__inst_executed.sum") == 10);
+  CHECK(joined.launches[1].metrics.at("smsp__inst_executed.sum") == 11);
+  fs::remove_all(folder);
+}
+
 TEST_CASE("launches whose counterpart is missing are not joined") {
   RunRecords timing, counters;
   LaunchRecord a;
