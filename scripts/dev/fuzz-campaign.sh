@@ -4,9 +4,10 @@
 #   Here:  scripts/dev/fuzz-campaign.sh pack    builds the fuzzers (scripts/dev/fuzz.sh --replay) and
 #                                               packs them into .fuzzers/ (git-ignored): name ".fuzzers"
 #                                               and ".deps" (scripts/dev/gpu-deps.sh) in the run's carry
-#   There: scripts/dev/fuzz-campaign.sh run [RUNS]
-#          fuzzes every target for RUNS runs (default 1000000), split over the cores, writes
-#          docs/fuzzing-results.md and copies it and the logs to $OUT
+#   There: scripts/dev/fuzz-campaign.sh run [RUNS [FUZZ.SH OPTIONS...]]
+#          fuzzes every target for RUNS runs (default 1000000), split over the cores, updates
+#          docs/fuzzing-results.md and copies it and the logs to $OUT; options, where given, replace
+#          the targets and workers (e.g. --target launch_records --workers launch_records=16)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -28,6 +29,9 @@ case "${1:-}" in
     ;;
   run)
     runs=${2:-1000000}
+    options=("${@:3}")
+    ((${#options[@]})) || options=(--jobs 7 --workers kernel_profile_json=7 --workers launch_records=2
+                                   --workers device_json=2 --workers nvprof_csv=2)
     [[ -f .fuzzers/fuzzers.tar.xz ]] || { echo "fuzz-campaign: .fuzzers/fuzzers.tar.xz missing: pack it and carry .fuzzers" >&2; exit 1; }
     source scripts/dev/gpu-deps.sh  # libfmt
     tar -xJf .fuzzers/fuzzers.tar.xz
@@ -36,15 +40,13 @@ case "${1:-}" in
     # the others faster), 16 processes in all.
     status=0
     # At most 8 minutes, so that a 10-minute device call still copies the results back.
-    FUZZ_COMMIT=$(cat .fuzzers/commit) scripts/dev/fuzz.sh --no-build --report --runs "$runs" --jobs 7 \
-      "${FUZZ_SECONDS:-480}" \
-      --workers kernel_profile_json=7 --workers launch_records=2 --workers device_json=2 \
-      --workers nvprof_csv=2 || status=$?
+    FUZZ_COMMIT=$(cat .fuzzers/commit) scripts/dev/fuzz.sh --no-build --report --runs "$runs" \
+      "${FUZZ_SECONDS:-480}" "${options[@]}" || status=$?
     out=${OUT:-fuzz-campaign-out}
     mkdir -p "$out"
     cp docs/fuzzing-results.md "$out/"
     tar -czf "$out/fuzz-logs.tar.gz" build-fuzz/logs build-fuzz/findings
     exit $status
     ;;
-  *) sed -n '2,9p' "$0"; exit 2 ;;
+  *) sed -n '2,10p' "$0"; exit 2 ;;
 esac

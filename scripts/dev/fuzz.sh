@@ -156,22 +156,42 @@ if ((report == 1)); then
     commit=$(git rev-parse --short HEAD)
     if [[ -n $(git status --porcelain --untracked-files=no) ]]; then commit+=" (with uncommitted changes)"; fi
   fi
+  # One row per target, each from the last run that fuzzed it: a run of some targets keeps the
+  # rows of the others, and each row says which run it comes from (listed below the table).
+  results=docs/fuzzing-results.md
+  declare -A kept=()
+  if [[ -f $results ]]; then
+    while IFS= read -r line; do
+      name=$(cut -d'|' -f2 <<<"$line" | tr -d ' ')
+      [[ " ${all_targets[*]} " == *" $name "* ]] && kept[$name]=$line
+    done < <(grep -E '^\| [a-z_]+ \| [0-9?]' "$results" | grep -E '\| run [0-9]+ \|$' || true)
+    mapfile -t runs_listed < <(grep -E '^- run [0-9]+: ' "$results" || true)
+  else
+    runs_listed=()
+  fi
+  run_number=$((${#runs_listed[@]} + 1))
+  for ((i = 0; i < ${#targets[@]}; ++i)); do kept[${targets[$i]}]="${rows[$i]} run $run_number |"; done
+  # Runs no row comes from any more are dropped from the list.
+  used=" $(for t in "${all_targets[@]}"; do [[ -n ${kept[$t]:-} ]] && grep -o 'run [0-9]*' <<<"${kept[$t]}" | tail -1; done | tr '\n' ' ')"
   {
     echo "# Fuzzing results"
     echo
-    echo "Written by \`scripts/dev/fuzz.sh --report\` (docs/fuzzing.md says what each target checks); each such run"
-    echo "replaces this file. A finding is an input saved in build-fuzz/findings/TARGET/ of that run."
+    echo "Written by \`scripts/dev/fuzz.sh --report\` (docs/fuzzing.md says what each target checks). Each row"
+    echo "is the last run that fuzzed its target; the runs are listed below the table. A finding is an input"
+    echo "saved in build-fuzz/findings/TARGET/ of that run."
     echo
-    echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo "- Commit: $commit"
-    echo "- Command: \`scripts/dev/fuzz.sh${arguments:+ $arguments}\`"
-    echo "- Machine: $(nproc) cores, $jobs target(s) at a time$(for t in "${!workers[@]}"; do printf ', %s by %s workers' "$t" "${workers[$t]}"; done); $compiler"
+    echo "| Target | Runs | Seconds | Findings | From |"
+    echo "|---|---:|---:|---:|---|"
+    for t in "${all_targets[@]}"; do [[ -n ${kept[$t]:-} ]] && echo "${kept[$t]}"; done
     echo
-    echo "| Target | Runs | Seconds | Findings |"
-    echo "|---|---:|---:|---:|"
-    printf '%s\n' "${rows[@]}"
-  } >docs/fuzzing-results.md
-  echo "fuzz: wrote docs/fuzzing-results.md"
+    for entry in "${runs_listed[@]}"; do
+      [[ $used == *" $(grep -o 'run [0-9]*' <<<"$entry" | head -1) "* ]] && echo "$entry"
+    done
+    echo "- run $run_number: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit, \`scripts/dev/fuzz.sh${arguments:+ $arguments}\`;" \
+      "$(nproc) cores, $jobs target(s) at a time$(for t in "${!workers[@]}"; do printf ', %s by %s workers' "$t" "${workers[$t]}"; done); $compiler"
+  } >"$results.tmp"
+  mv "$results.tmp" "$results"
+  echo "fuzz: wrote $results"
 fi
 
 if ((total_findings > 0)); then

@@ -8,6 +8,7 @@
 
 #include "printed_value.hpp"
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/model/prediction_checks.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 
 using roofcast::testing::matches_printed;
@@ -145,4 +146,23 @@ TEST_CASE("utilization correction and prediction error follow thesis eqs. 5.12 a
   CHECK(roofcast::utilization_factor(21.456, 20.414) == Approx(1.05104));
   CHECK(roofcast::prediction_error(34.803, 34.851) == Approx(-0.0013773).epsilon(1e-3));
   CHECK(roofcast::prediction_error(12, 10) == Approx(0.2));
+}
+
+TEST_CASE("a kernel whose operations and loads/stores add up to just over 1 has no other instructions",
+          "[thesis]") {
+  // Counters of rounded totals can give D_ops + D_ldst a little over 1 (the readers allow 1e-3):
+  // D_other must be 0, not negative (which the prediction checks would reject in C_other).
+  roofcast::KernelParameters k;
+  k.type = roofcast::KernelType::fp32;
+  k.W_comp = 1e9;
+  k.W_traf = 1e6;
+  k.E_mix = 1;
+  k.D_ops = 0.75;
+  k.D_ldst = 0.25 + 1e-12;
+  REQUIRE(k.D_ops + k.D_ldst > 1.0);
+  CHECK(k.D_other() == 0.0);
+  const roofcast::DeviceThroughput device{1000, 500, 250, 500, 250, 100};
+  const auto p = roofcast::predict_thesis(k, device);
+  CHECK(p.C_other == 0.0);
+  CHECK_NOTHROW(roofcast::check_prediction(p, "k", "d"));
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <algorithm>
+
 #include "roofcast/model/kernel_type.hpp"
 
 namespace roofcast {
@@ -26,7 +28,8 @@ struct KernelParameters {
   double D_ops = 0;   // share of thread instructions that are operations of type K_type
   double D_ldst = 0;  // share that are load/store instructions
 
-  double D_other() const { return 1.0 - D_ops - D_ldst; }
+  // Never negative: D_ops + D_ldst may exceed 1 by rounding (find_problem allows kShareTolerance).
+  double D_other() const { return std::max(0.0, 1.0 - D_ops - D_ldst); }
   // Operational intensity W_comp / W_traf; +infinity when the kernel moves no DRAM bytes.
   double O_krn() const;
 };
