@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 
+#include "roofcast/model/loaded_latency.hpp"
 #include "roofcast/model/occupancy.hpp"
 
 namespace roofcast {
@@ -87,7 +88,7 @@ std::string dependency_kind(const KernelWork& work, const DeviceRates& rates) {
 // memory waits are capped by what the loads can expose unloaded (at high occupancy the
 // long-scoreboard stalls also hold queueing under bandwidth load, which is throughput).
 std::vector<LatencyPart> parts_per_instruction(const KernelWork& work, const DeviceRates& rates,
-                                               std::vector<std::string>& notes) {
+                                               const LoadedLatency& loaded, std::vector<std::string>& notes) {
   const WarpWaits& waits = work.waits;
   const double instructions = work.warp_instructions;
   const double target_ghz = rates.sm_clock_mhz * 1e-3;
@@ -109,8 +110,10 @@ std::vector<LatencyPart> parts_per_instruction(const KernelWork& work, const Dev
 
   // At most one unloaded latency per load (each exposed wait waits for one load).
   double memory_ns = cycles("long_scoreboard") / reference_ghz;
-  if (memory_ns > 0)
-    memory_ns = std::min(memory_ns, waits.memory_load_instructions / instructions * memory_latency_ns(waits, rates, notes));
+  if (memory_ns > 0) {
+    const double per_load_ns = loaded.ns > 0 ? loaded.ns : memory_latency_ns(waits, rates, notes);
+    memory_ns = std::min(memory_ns, waits.memory_load_instructions / instructions * per_load_ns);
+  }
 
   double branch_fetch_ns = 0;
   for (const char* reason : kBranchFetchReasons) branch_fetch_ns += cycles(reason) / target_ghz;
@@ -162,7 +165,7 @@ void cap_by_reference_time(const KernelRecord& kernel, const DeviceRates& rates,
 }  // namespace
 
 LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
-                            const DeviceRates& rates) {
+                            const DeviceRates& rates, bool loaded_latency) {
   LatencyTerm t;
   t.note = missing_input(kernel, work, device, rates);
   if (!t.note.empty()) return t;
@@ -184,8 +187,18 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
     if (!most || shape.invocations > most->invocations) most = &shape;
   }
 
+  const double blocks_on_busiest = std::min(std::ceil(most->blocks() / sms),
+                                            double(occupancy_of(*most, device.occupancy).blocks_per_sm));
+  const double resident_warps_per_sm = blocks_on_busiest * std::ceil(most->threads_per_block() / kWarpSize);
+
   std::vector<std::string> notes;
-  t.parts = parts_per_instruction(work, rates, notes);
+  LoadedLatency loaded;
+  if (loaded_latency) {
+    loaded = loaded_load_latency(work.waits, rates, sms, resident_warps_per_sm);
+    if (loaded.ns <= 0) notes.push_back("no L2 bandwidth or hit counters: loaded load latency not modelled");
+    t.loaded_load_ns = loaded.ns;
+  }
+  t.parts = parts_per_instruction(work, rates, loaded, notes);
   for (const auto& part : t.parts) t.ns_per_instruction += part.ns;
   t.instructions_per_warp = work.warp_instructions / work.waits.warps_launched;
   cap_by_reference_time(kernel, rates, work.waits, t, notes);
@@ -193,10 +206,7 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
   t.ms = waves * t.instructions_per_warp * t.ns_per_instruction * 1e-6;
   t.kind = kind_of(t.parts, work, rates);
 
-  const double blocks_on_busiest = std::min(std::ceil(most->blocks() / sms),
-                                            double(occupancy_of(*most, device.occupancy).blocks_per_sm));
-  t.resident_warps_per_scheduler =
-      std::ceil(blocks_on_busiest * std::ceil(most->threads_per_block() / kWarpSize) / kSchedulersPerSm);
+  t.resident_warps_per_scheduler = std::ceil(resident_warps_per_sm / kSchedulersPerSm);
   t.warps_to_hide_latency = t.ns_per_instruction / t.parts.front().ns;
   t.modelled = true;
   for (size_t i = 0; i < notes.size(); ++i) t.note += (i ? "; " : "") + notes[i];

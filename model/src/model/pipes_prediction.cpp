@@ -239,6 +239,7 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"parallelism", &PipesTerms::parallelism},
       {"waves", &PipesTerms::waves},   {"latency", &PipesTerms::latency},
       {"one-wave-latency", &PipesTerms::one_wave_latency},
+      {"loaded-latency", &PipesTerms::loaded_latency},
       {"launch", &PipesTerms::launch},
   };
   return names;
@@ -269,9 +270,9 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
     if (p.l2_residency.resident) {
       KernelWork timed = work;
       timed.waits.l2_hit_share = 1;
-      p.latency = latency_term_of(kernel, timed, device, rates);
+      p.latency = latency_term_of(kernel, timed, device, rates, terms.loaded_latency);
     } else {
-      p.latency = latency_term_of(kernel, work, device, rates);
+      p.latency = latency_term_of(kernel, work, device, rates, terms.loaded_latency);
     }
     if (!p.latency.note.empty()) p.notes.push_back(p.latency.note);
   }

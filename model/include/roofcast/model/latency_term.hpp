@@ -32,11 +32,15 @@ struct LatencyTerm {
   // and the warps one scheduler needs to hide the latency (ns per instruction / issue interval).
   double resident_warps_per_scheduler = 0;
   double warps_to_hide_latency = 0;
+  // The latency of one global load on the target under its warps' own load (0: not modelled).
+  double loaded_load_ns = 0;
   std::string kind;  // what dominates the latency: "memory", "fp64 dependency", "barrier"...
   double ms = 0;     // the kernel's time at this bound, all launches
 };
 
+// `loaded_latency`: each load's latency is the one the kernel's resident warps see on the target
+// (loaded_latency.hpp) rather than an unloaded one from the DRAM warp chase's spread.
 LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
-                            const DeviceRates& rates);
+                            const DeviceRates& rates, bool loaded_latency = false);
 
 }  // namespace roofcast

@@ -34,6 +34,10 @@ struct PipesTerms {
   // Launches of one wave or less get no DRAM-parallelism cost where the latency term holds their
   // warps' memory waits (off: only launches with fewer blocks than SMs).
   bool one_wave_latency = true;
+  // Each load's latency in the latency term under the load the kernel's own warps put on their
+  // SM's share of the L2 bandwidth (loaded_latency.hpp; off: the unloaded mix with the DRAM
+  // chase's spread for every level).
+  bool loaded_latency = true;
   bool launch = true;          // the fixed time of a kernel launch
 };
 
