@@ -82,3 +82,44 @@ TEST_CASE("global atomics: what is missing is said, and the rest still costed") 
   // No atomics: nothing costed.
   CHECK(global_atomics_cost(KernelWork{}, atomic_rates()).name.empty());
 }
+
+TEST_CASE("global atomics: the scattered-sector bench, where measured, costs sectors on lines of their own") {
+  auto rates = atomic_rates();
+  rates.global_atomics_scattered_gops = 25;  // 25 G single-sector atomics/s
+  // 1.5e8 sectors: 6 ms at 25 G/s, where the knee gives sqrt(3^2 + 4.8^2) = 5.66 ms.
+  auto cost = global_atomics_cost(atomic_work(6e6, 1.5e8), rates);
+  CHECK(cost.scattered_ms == Approx(6));
+  CHECK(cost.ms == Approx(6));
+  CHECK(cost.name == "global atomics (scattered sectors)");
+  // One hot line (2e8 sectors on one slice, 100 ms): the bench's 8 ms does not bind.
+  cost = global_atomics_cost(atomic_work(2e8, 2e8), rates);
+  CHECK(cost.name == "global atomics (busiest L2 slice)");
+}
+
+TEST_CASE("global atomics: single-lane atomics on one word at the same-word bench's rate") {
+  auto rates = atomic_rates();
+  rates.global_atomics_same_word_gops = 0.5;
+  // 1e6 warp instructions, one lane each: 1e6 requests of one sector, all on one slice.
+  KernelWork work = atomic_work(1e6, 1e6);
+  work.global_atomic_l2_requests = 1e6;
+  // The slice's 0.5 ms (1e6 sectors at 2 G/s) and 0.032 ms of crossbar; one word's 1e6
+  // read-modify-writes at 0.5 G/s: 2 ms.
+  auto cost = global_atomics_cost(work, rates);
+  CHECK(cost.one_word_ms == Approx(2));
+  CHECK(cost.ms == Approx(2));
+  CHECK(cost.name == "global atomics (one word)");
+  // Every lane on the word (32 requests per instruction): not the bench's single-lane pattern.
+  work.global_atomic_l2_requests = work.global_atomic_l2_sectors = work.atomic_busiest_l2_slice_cycles = 3.2e7;
+  cost = global_atomics_cost(work, rates);
+  CHECK(cost.one_word_ms == 0);
+  CHECK(cost.name == "global atomics (busiest L2 slice)");
+  // Spread over slices (the busiest has a tenth): not one word.
+  work = atomic_work(1e5, 1e6);
+  work.global_atomic_l2_requests = 1e6;
+  CHECK(global_atomics_cost(work, rates).one_word_ms == 0);
+  // Without the bench: the slice's bound, as before.
+  rates.global_atomics_same_word_gops = 0;
+  work = atomic_work(1e6, 1e6);
+  work.global_atomic_l2_requests = 1e6;
+  CHECK(global_atomics_cost(work, rates).name == "global atomics (busiest L2 slice)");
+}

@@ -46,10 +46,34 @@ GlobalAtomicsCost global_atomics_cost(const KernelWork& work, const DeviceRates&
     cost.notes.push_back("no L2 atomic sectors in the profile or no L2 rate on this device: the atomics' crossbar "
                          "time not costed");
   const double l2_side = std::hypot(cost.busiest_slice_ms, cost.crossbar_ms);
-  if (l2_side > cost.operations_ms) {
+  if (l2_side > cost.ms) {
     cost.ms = l2_side;
     cost.name = cost.busiest_slice_ms >= cost.crossbar_ms ? "global atomics (busiest L2 slice)"
                                                            : "global atomics (crossbar)";
+  }
+  // A slice takes a sector of a line of its own more slowly than the sectors of one hot line:
+  // the bench of scattered single-sector atomics measures that, slices and crossbar together.
+  if (rates.global_atomics_scattered_gops > 0 && work.global_atomic_l2_sectors > 0) {
+    cost.scattered_ms = ms_of(work.global_atomic_l2_sectors, rates.global_atomics_scattered_gops);
+    if (cost.scattered_ms > cost.ms) {
+      cost.ms = cost.scattered_ms;
+      cost.name = "global atomics (scattered sectors)";
+    }
+  }
+  // Single-lane requests that all land on one slice, one sector each (one warp instruction,
+  // one request), are one word's read-modify-writes in a row: the same-word bench's pattern.
+  // (One slice's counter and the all-slice sums are read in different replay passes: "all on
+  // one slice" allows them a thousandth apart.)
+  const bool one_word = work.global_atomic_l2_requests > 0 &&
+                        work.global_atomic_l2_requests >= work.global_atomic_l2_sectors &&
+                        work.atomic_busiest_l2_slice_cycles >= 0.999 * work.global_atomic_l2_sectors &&
+                        work.global_atomic_l2_requests <= work.global_atomic_instructions;
+  if (one_word && rates.global_atomics_same_word_gops > 0) {
+    cost.one_word_ms = ms_of(work.global_atomic_l2_requests, rates.global_atomics_same_word_gops);
+    if (cost.one_word_ms > cost.ms) {
+      cost.ms = cost.one_word_ms;
+      cost.name = "global atomics (one word)";
+    }
   }
   return cost;
 }

@@ -47,6 +47,7 @@ struct KernelWork {
   // L2 sectors the SMs' global atomics and reductions asked for (one per line part they
   // touch: 1 per thread when every lane is on its own line); 0 when not recorded.
   double global_atomic_l2_sectors = 0;
+  double global_atomic_l2_requests = 0;  // the L2 requests they came in; 0 when not recorded
   // Global-memory bytes moved by the TMA (bulk copies, past L1 and the threads' registers).
   double bulk_copy_bytes = 0;
   double dram_read_bytes = 0;
