@@ -43,6 +43,7 @@ TEST_CASE("global atomics: the busiest slice and the crossbar meet in a knee") {
   CHECK(cost.operations_ms == Approx(0.05));
   CHECK(cost.ms == Approx(5));
   CHECK(cost.name == "global atomics (crossbar)");
+  CHECK(has_note(cost, "busiest L2 slice 3 ms, crossbar 4 ms (in a knee: 5 ms)"));
 }
 
 TEST_CASE("global atomics: one hot line is the busiest slice's, whatever the crossbar carries") {

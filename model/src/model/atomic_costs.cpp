@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 namespace roofcast {
 
 namespace {
@@ -75,6 +77,11 @@ GlobalAtomicsCost global_atomics_cost(const KernelWork& work, const DeviceRates&
       cost.name = "global atomics (one word)";
     }
   }
+  cost.notes.push_back(fmt::format(
+      "global atomics: busiest L2 slice {:.4g} ms, crossbar {:.4g} ms (in a knee: {:.4g} ms){}{}; operations {:.4g} ms",
+      cost.busiest_slice_ms, cost.crossbar_ms, l2_side,
+      cost.scattered_ms > 0 ? fmt::format(", scattered sectors {:.4g} ms", cost.scattered_ms) : std::string(),
+      cost.one_word_ms > 0 ? fmt::format(", one word {:.4g} ms", cost.one_word_ms) : std::string(), cost.operations_ms));
   return cost;
 }
 
