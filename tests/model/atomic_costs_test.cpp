@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 #include "roofcast/model/atomic_costs.hpp"
 
@@ -123,4 +124,29 @@ TEST_CASE("global atomics: single-lane atomics on one word at the same-word benc
   work = atomic_work(1e6, 1e6);
   work.global_atomic_l2_requests = 1e6;
   CHECK(global_atomics_cost(work, rates).name == "global atomics (busiest L2 slice)");
+}
+
+TEST_CASE("global atomics: the sectors and requests come from the L2 atomic counters") {
+  KernelRecord k;
+  k.name = "scatter";
+  k.invocations = 1;
+  KernelCounters c;
+  c.extra = {{"smsp__sass_inst_executed_op_global_red.sum", 1e6},
+             {"smsp__sass_inst_executed_op_global_atom.sum", 2e5},
+             {"lts__t_sectors_srcunit_tex_op_red.sum", 3e7},
+             {"lts__t_sectors_srcunit_tex_op_atom.sum", 2e6},
+             {"lts__t_requests_srcunit_tex_op_red.sum", 2.9e7},
+             {"lts__t_requests_srcunit_tex_op_atom.sum", 1e6},
+             {"lts__t_sectors_srcunit_tex_op_write.sum", 5e6},
+             {"lts__d_atomic_input_cycles_active.max", 4e5}};
+  k.description = c;
+  const KernelWork work = kernel_work_of(k);
+  CHECK(work.global_atomic_instructions == Approx(1.2e6));
+  CHECK(work.global_atomic_l2_sectors == Approx(3.2e7));  // stores are not atomics
+  CHECK(work.global_atomic_l2_requests == Approx(3e7));
+  CHECK(work.atomic_busiest_l2_slice_cycles == Approx(4e5));
+  // 0.2 ms on the busiest slice, 3.2e7 x 32 bytes = 1.024 ms through the crossbar.
+  const auto cost = global_atomics_cost(work, atomic_rates());
+  CHECK(cost.crossbar_ms == Approx(1.024));
+  CHECK(cost.ms == Approx(std::hypot(0.2, 1.024)));
 }
