@@ -1,8 +1,11 @@
-// Atomic throughput: 32-bit integer atomicAdd whose result is unused (REDG on global memory,
-// ATOMS on shared memory), three patterns: every thread its own global word (the words fit
-// in L2, so the L2 atomic units do the work), every thread of the grid on the same 32 words,
-// and shared memory with distinct words per lane. Counted per thread-level atomic; every
-// counter is checked on the host against the number of launches that ran.
+// Atomic throughput: 32-bit atomicAdd whose result is unused (REDG on global memory, ATOMS on
+// shared memory), six patterns: every thread its own global word (the words fit in L2, so the
+// L2 atomic units do the work), every thread of the grid on the same 32 words, shared memory
+// with distinct words per lane; and for the pipes model's atomics cost (docs/pipes-model.md):
+// every lane on a word of its own line at scattered places (one L2 sector per atomic, spread
+// over the slices), and lane 0 of every warp on one word, integer and float (one word's
+// read-modify-writes in a row). Counted per thread-level atomic; every counter is checked on
+// the host against the number of launches that ran.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -34,6 +37,42 @@ __global__ void __launch_bounds__(kThreads) global_same_kernel(uint32_t* words, 
   for (int trip = 0; trip < trips; ++trip)
 #pragma unroll
     for (int s = 0; s < kStepsPerTrip; ++s) atomicAdd(word, 1u);
+}
+
+// Step s maps thread t < 2^bits to a word of 2^bits by a bijection (xor with the step, odd
+// multiplies, an xorshift), so every word gets one add per step and the lanes of a warp land
+// on scattered lines: one sector per atomic, spread over the L2 slices.
+__device__ __forceinline__ unsigned scattered_word(unsigned t, unsigned step, unsigned bits) {
+  const unsigned mask = (1u << bits) - 1;
+  unsigned x = (t ^ (step * 0x9E3779B9u)) & mask;
+  x = (x * 0x2545F491u) & mask;
+  x ^= x >> (bits / 2);
+  return (x * 0x85EBCA6Bu) & mask;
+}
+
+__global__ void __launch_bounds__(kThreads) global_scattered_kernel(uint32_t* words, unsigned bits, int trips) {
+  const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
+  if (thread >= (1u << bits)) return;
+  for (int trip = 0; trip < trips; ++trip)
+#pragma unroll
+    for (int s = 0; s < kStepsPerTrip; ++s) atomicAdd(&words[scattered_word(thread, trip * kStepsPerTrip + s, bits)], 1u);
+}
+
+// Lane 0 of every warp on one word: single-lane requests, each a read-modify-write of the same
+// word. The float version alternates +1 and -1, so the word stays small and exact (it must be 0
+// after every launch).
+__global__ void __launch_bounds__(kThreads) global_same_word_kernel(uint32_t* word, int trips) {
+  if (threadIdx.x % 32 != 0) return;
+  for (int trip = 0; trip < trips; ++trip)
+#pragma unroll
+    for (int s = 0; s < kStepsPerTrip; ++s) atomicAdd(word, 1u);
+}
+
+__global__ void __launch_bounds__(kThreads) global_same_word_f32_kernel(float* word, int trips) {
+  if (threadIdx.x % 32 != 0) return;
+  for (int trip = 0; trip < trips; ++trip)
+#pragma unroll
+    for (int s = 0; s < kStepsPerTrip; ++s) atomicAdd(word, s % 2 == 0 ? 1.0f : -1.0f);
 }
 
 // Lane l of warp w adds to word w * 32 + l: distinct words within a warp, no bank conflicts.
@@ -119,6 +158,89 @@ std::vector<Measurement> characterize_atomics(const Context& context) {
     };
     w.details = fmt::format("REDG.E.ADD, {} blocks x {} threads, lane l of every warp on word l of one 128-byte line; "
                             "{} x {} per thread",
+                            blocks, kThreads, trips, kStepsPerTrip);
+    results.push_back(measure(w, context.policy));
+  }
+  {
+    // The largest power of two of threads that one full wave holds; the rest of the wave idles.
+    int per_sm = 0;
+    ROOFCAST_GPU_CHECK(max_active_blocks(&per_sm, global_scattered_kernel, kThreads, 0));
+    const int blocks = full_blocks(context, per_sm);
+    unsigned bits = 0;
+    while ((size_t{2} << bits) <= static_cast<size_t>(blocks) * kThreads) ++bits;
+    const size_t active = size_t{1} << bits;
+    DeviceBuffer<uint32_t> words(active);
+    long long launches = 0;
+    auto launch = [&](long long n) {
+      global_scattered_kernel<<<blocks, kThreads>>>(words.data(), bits, static_cast<int>(n));
+      ROOFCAST_GPU_CHECK_LAUNCH("global_scattered_kernel");
+    };
+    const int trips = static_cast<int>(calibrate_iterations(launch, 4, context.target_ms, max_trips));
+    ROOFCAST_GPU_CHECK(memset_bytes(words.data(), 0, words.bytes()));
+    Workload w{"atomic_global_scattered_gops", "Global atomicAdd, a line of its own per lane", "G/s",
+               static_cast<double>(active) * trips * kStepsPerTrip};
+    w.launch = [&] {
+      ++launches;
+      launch(trips);
+    };
+    w.verify = [&] { return check_all(words.to_host(), static_cast<uint64_t>(launches) * trips * kStepsPerTrip); };
+    w.details = fmt::format("REDG.E.ADD, {} of {} blocks x {} threads active, each step a bijection of the threads onto "
+                            "{} words ({:.1f} MiB, in L2): the lanes of a warp on scattered lines, one L2 sector per "
+                            "atomic; {} x {} per thread",
+                            active / kThreads, blocks, kThreads, active, words.bytes() / 1048576.0, trips,
+                            kStepsPerTrip);
+    results.push_back(measure(w, context.policy));
+  }
+  {
+    int per_sm = 0;
+    ROOFCAST_GPU_CHECK(max_active_blocks(&per_sm, global_same_word_kernel, kThreads, 0));
+    const int blocks = full_blocks(context, per_sm);
+    const size_t warps = static_cast<size_t>(blocks) * kThreads / 32;
+    DeviceBuffer<uint32_t> word(1);
+    long long launches = 0;
+    auto launch = [&](long long n) {
+      global_same_word_kernel<<<blocks, kThreads>>>(word.data(), static_cast<int>(n));
+      ROOFCAST_GPU_CHECK_LAUNCH("global_same_word_kernel");
+    };
+    const int trips = static_cast<int>(calibrate_iterations(launch, 1, context.target_ms, max_trips));
+    ROOFCAST_GPU_CHECK(memset_bytes(word.data(), 0, word.bytes()));
+    Workload w{"atomic_global_same_word_gops", "Global atomicAdd, lane 0 of every warp on one word", "G/s",
+               static_cast<double>(warps) * trips * kStepsPerTrip};
+    w.launch = [&] {
+      ++launches;
+      launch(trips);
+    };
+    // 32-bit counters wrap: compare modulo 2^32.
+    w.verify = [&] {
+      return check_all(word.to_host(), (static_cast<uint64_t>(launches) * trips * kStepsPerTrip * warps) & 0xFFFFFFFFu);
+    };
+    w.details = fmt::format("REDG.E.ADD, {} blocks x {} threads, lane 0 of each warp on one word: single-lane "
+                            "read-modify-writes of the same word in a row; {} x {} per warp",
+                            blocks, kThreads, trips, kStepsPerTrip);
+    results.push_back(measure(w, context.policy));
+  }
+  {
+    int per_sm = 0;
+    ROOFCAST_GPU_CHECK(max_active_blocks(&per_sm, global_same_word_f32_kernel, kThreads, 0));
+    const int blocks = full_blocks(context, per_sm);
+    const size_t warps = static_cast<size_t>(blocks) * kThreads / 32;
+    DeviceBuffer<float> word(1);
+    auto launch = [&](long long n) {
+      global_same_word_f32_kernel<<<blocks, kThreads>>>(word.data(), static_cast<int>(n));
+      ROOFCAST_GPU_CHECK_LAUNCH("global_same_word_f32_kernel");
+    };
+    const int trips = static_cast<int>(calibrate_iterations(launch, 1, context.target_ms, max_trips));
+    ROOFCAST_GPU_CHECK(memset_bytes(word.data(), 0, word.bytes()));
+    Workload w{"atomic_global_same_word_f32_gops", "Global float atomicAdd, lane 0 of every warp on one word", "G/s",
+               static_cast<double>(warps) * trips * kStepsPerTrip};
+    w.launch = [&] { launch(trips); };
+    // +1 and -1 in turn: every partial sum is a small integer, exact in float, and the total 0.
+    w.verify = [&] {
+      const float got = word.to_host()[0];
+      return got == 0.0f ? std::string() : fmt::format("word: got {}, expected 0", got);
+    };
+    w.details = fmt::format("RED.E.ADD.F32, {} blocks x {} threads, lane 0 of each warp on one word (+1 and -1 in "
+                            "turn); {} x {} per warp",
                             blocks, kThreads, trips, kStepsPerTrip);
     results.push_back(measure(w, context.policy));
   }

@@ -53,7 +53,8 @@ TEST_CASE("roofcast bench --quick characterizes this GPU") {
     CHECK(std::fabs(ratio - 1) <= 0.05);
   }
   for (const char* key : {"atomic_global_gops", "atomic_global_same_address_gops", "atomic_shared_gops",
-                          "kernel_floor_us"}) {
+                          "atomic_global_scattered_gops", "atomic_global_same_word_gops",
+                          "atomic_global_same_word_f32_gops", "kernel_floor_us"}) {
     INFO(key);
     REQUIRE(measurements.contains(key));
     CHECK(measurements.at(key).at("value").at("median").get<double>() > 0);

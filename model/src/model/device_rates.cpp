@@ -29,9 +29,12 @@ void set_pipe_rate(const DeviceProfile& device, DeviceRates& rates, const std::s
 }
 
 // Rates taken as measured (0 when the profile lacks them): the member and its throughput key.
-constexpr std::array<std::pair<double DeviceRates::*, const char*>, 22> kMeasuredRates{{
+constexpr std::array<std::pair<double DeviceRates::*, const char*>, 25> kMeasuredRates{{
     {&DeviceRates::global_atomics_gops, "atomic_global_gops"},
     {&DeviceRates::global_atomics_same_address_gops, "atomic_global_same_address_gops"},
+    {&DeviceRates::global_atomics_scattered_gops, "atomic_global_scattered_gops"},
+    {&DeviceRates::global_atomics_same_word_gops, "atomic_global_same_word_gops"},
+    {&DeviceRates::global_atomics_same_word_f32_gops, "atomic_global_same_word_f32_gops"},
     {&DeviceRates::shared_atomics_gops, "atomic_shared_gops"},
     {&DeviceRates::dram_read_gbps, "dram_read_gbps"},
     {&DeviceRates::dram_write_gbps, "dram_write_gbps"},

@@ -75,6 +75,9 @@ void add_measured_counters(const KernelCounters& counters, KernelWork& work) {
   const double l2_read = l2_sector_bytes("read"), l2_write = l2_sector_bytes("write");
   const double l2_atom = l2_sector_bytes("atom"), l2_red = l2_sector_bytes("red");
   work.l2_bytes = l2_read + l2_write + l2_atom + l2_red;
+  work.global_atomic_l2_sectors = (l2_atom + l2_red) / kSectorBytes;
+  work.global_atomic_l2_requests =
+      value_or(extra, "lts__t_requests_srcunit_tex_op_atom.sum") + value_or(extra, "lts__t_requests_srcunit_tex_op_red.sum");
   work.l2_to_sm_bytes = l2_read + l2_atom;
   work.l2_from_sm_bytes = l2_write + l2_atom + l2_red;
   work.l2_store_bytes = l2_write;

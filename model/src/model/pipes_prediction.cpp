@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "roofcast/model/atomic_costs.hpp"
 #include "roofcast/model/device_rates.hpp"
 #include "roofcast/model/occupancy.hpp"
 
@@ -37,27 +38,11 @@ const PipesCost* largest(const std::vector<PipesCost>& costs) {
   return best;
 }
 
-// Global atomics: an L2 slice's atomic unit applies one 32-byte sector of atomics per cycle, and
-// the kernel cannot finish before its busiest slice has applied its sectors (all of them when
-// every thread hits one word; 1 / slices of them when the addresses are spread). The
-// same-address benchmark gives a slice's sector rate: every warp of the grid updates the 32
-// words of one 128-byte line, 4 sectors per warp instruction, so 8 additions per sector-cycle.
-constexpr double kSameAddressBenchAdditionsPerSector = 8;
-
 void add_global_atomics_cost(const KernelWork& work, const DeviceRates& rates, PipesPrediction& p) {
-  const double operations = work.global_atomic_instructions * kWarpSize;
-  const double spread_ms = ms_of(operations, rates.global_atomics_gops);
-  if (work.atomic_busiest_l2_slice_cycles <= 0 || rates.global_atomics_same_address_gops <= 0) {
-    p.notes.push_back(work.atomic_busiest_l2_slice_cycles <= 0
-                          ? "no busiest-slice atomic cycles in the profile: atomics at the distinct-address rate"
-                          : "no same-address atomic rate on this device: atomics at the distinct-address rate");
-    p.compute.push_back({"global atomics", spread_ms});
-    return;
-  }
-  const double slice_sectors_gps = rates.global_atomics_same_address_gops / kSameAddressBenchAdditionsPerSector;
-  const double busiest_slice_ms = ms_of(work.atomic_busiest_l2_slice_cycles, slice_sectors_gps);
-  p.compute.push_back(busiest_slice_ms > spread_ms ? PipesCost{"global atomics (busiest L2 slice)", busiest_slice_ms}
-                                                   : PipesCost{"global atomics", spread_ms});
+  const GlobalAtomicsCost cost = global_atomics_cost(work, rates);
+  if (cost.name.empty()) return;
+  p.notes.insert(p.notes.end(), cost.notes.begin(), cost.notes.end());
+  p.compute.push_back({cost.name, cost.ms});
 }
 
 void add_compute_costs(const KernelWork& work, const DeviceRates& rates, const PipesTerms& terms,

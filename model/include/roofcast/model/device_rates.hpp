@@ -21,6 +21,10 @@ struct DeviceRates {
   double global_atomics_gops = 0;               // thread-level atomics per second (G), distinct addresses
   // The same with every warp of the grid on one 128-byte line: the rate one L2 line takes them.
   double global_atomics_same_address_gops = 0;
+  // Optional (0 when not measured): every lane on a scattered line of its own, one L2 sector per
+  // atomic; and lane 0 of every warp on one word (integer, float), one word's read-modify-writes.
+  double global_atomics_scattered_gops = 0;
+  double global_atomics_same_word_gops = 0, global_atomics_same_word_f32_gops = 0;
   double shared_atomics_gops = 0;
   double dram_read_gbps = 0, dram_write_gbps = 0, dram_copy_gbps = 0;
   double dram_elementwise_add_gbps = 0;         // c = a + b: two thirds of the bytes read; 0 when not measured

@@ -44,6 +44,10 @@ struct KernelWork {
   // Contention: cycles the busiest L2 slice's atomic unit was busy (one per atomic sector;
   // all of them on one slice when every thread hits one word); 0 when not recorded.
   double atomic_busiest_l2_slice_cycles = 0;
+  // L2 sectors the SMs' global atomics and reductions asked for (one per line part they
+  // touch: 1 per thread when every lane is on its own line); 0 when not recorded.
+  double global_atomic_l2_sectors = 0;
+  double global_atomic_l2_requests = 0;  // the L2 requests they came in; 0 when not recorded
   // Global-memory bytes moved by the TMA (bulk copies, past L1 and the threads' registers).
   double bulk_copy_bytes = 0;
   double dram_read_bytes = 0;

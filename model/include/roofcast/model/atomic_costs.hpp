@@ -1,0 +1,33 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "roofcast/model/device_rates.hpp"
+#include "roofcast/model/kernel_work.hpp"
+
+namespace roofcast {
+
+// What global atomics cost on a target (docs/pipes-model.md, "Atomics under contention"): the
+// L2 atomic units apply the kernel's sectors, its busiest slice last, while the SMs' crossbar
+// ports carry those sectors to the slices. Every rate is a bench value of the target.
+struct GlobalAtomicsCost {
+  // "global atomics", "global atomics (busiest L2 slice)", "global atomics (crossbar)",
+  // "global atomics (scattered sectors)" or "global atomics (one word)".
+  std::string name;
+  double ms = 0;
+  // The parts, 0 where not costed: thread-level operations at the distinct-address rate; the
+  // busiest slice's sectors at a slice's sector rate; the atomic sectors through the SMs'
+  // crossbar ports at the L2 rate.
+  double operations_ms = 0, busiest_slice_ms = 0, crossbar_ms = 0;
+  // Where the device profile has the optional benches: the atomic sectors at the rate scattered
+  // single-sector atomics reach; single-lane requests on one word at that word's rate.
+  double scattered_ms = 0, one_word_ms = 0;
+  std::vector<std::string> notes;
+};
+
+// Nothing to cost (ms = 0, empty name) when the kernel has no global atomics or the device no
+// distinct-address atomic rate.
+GlobalAtomicsCost global_atomics_cost(const KernelWork& work, const DeviceRates& rates);
+
+}  // namespace roofcast

@@ -1,0 +1,88 @@
+#include "roofcast/model/atomic_costs.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace roofcast {
+
+namespace {
+
+constexpr double kWarpSize = 32;
+constexpr double kSectorBytes = 32;
+
+// The same-address benchmark (`atomic_global_same_address_gops`): every warp of the grid
+// updates the 32 words of one 128-byte line, 4 sectors per warp instruction, so one slice
+// applies 8 additions per sector it processes.
+constexpr double kSameAddressBenchAdditionsPerSector = 8;
+
+// Giga-things at giga-things per second, in milliseconds.
+double ms_of(double amount, double giga_per_second) { return amount / (giga_per_second * 1e9) * 1e3; }
+
+}  // namespace
+
+GlobalAtomicsCost global_atomics_cost(const KernelWork& work, const DeviceRates& rates) {
+  GlobalAtomicsCost cost;
+  if (work.global_atomic_instructions <= 0 || rates.global_atomics_gops <= 0) return cost;
+  cost.operations_ms = ms_of(work.global_atomic_instructions * kWarpSize, rates.global_atomics_gops);
+  cost.name = "global atomics";
+  cost.ms = cost.operations_ms;
+  if (work.atomic_busiest_l2_slice_cycles <= 0 || rates.global_atomics_same_address_gops <= 0) {
+    cost.notes.push_back(work.atomic_busiest_l2_slice_cycles <= 0
+                             ? "no busiest-slice atomic cycles in the profile: atomics at the distinct-address rate"
+                             : "no same-address atomic rate on this device: atomics at the distinct-address rate");
+    return cost;
+  }
+  // A slice's atomic unit takes one sector per cycle: the busiest slice's cycles at the rate
+  // the same-address benchmark gets from one slice.
+  cost.busiest_slice_ms = ms_of(work.atomic_busiest_l2_slice_cycles,
+                                rates.global_atomics_same_address_gops / kSameAddressBenchAdditionsPerSector);
+  // Every atomic sector also crosses from its SM to its slice: the SMs' crossbar ports move
+  // `l2_gbps` each way (one sector per SM cycle or so), the slices' units apply the sectors.
+  // Two queues in series meet in a knee, as DRAM and its parallelism do: both near saturation,
+  // each waits for the other.
+  if (work.global_atomic_l2_sectors > 0 && rates.l2_gbps > 0)
+    cost.crossbar_ms = ms_of(work.global_atomic_l2_sectors * kSectorBytes, rates.l2_gbps);
+  else
+    cost.notes.push_back("no L2 atomic sectors in the profile or no L2 rate on this device: the atomics' crossbar "
+                         "time not costed");
+  const double l2_side = std::hypot(cost.busiest_slice_ms, cost.crossbar_ms);
+  if (l2_side > cost.ms) {
+    cost.ms = l2_side;
+    cost.name = cost.busiest_slice_ms >= cost.crossbar_ms ? "global atomics (busiest L2 slice)"
+                                                           : "global atomics (crossbar)";
+  }
+  // A slice takes a sector of a line of its own more slowly than the sectors of one hot line:
+  // the bench of scattered single-sector atomics measures that, slices and crossbar together.
+  if (rates.global_atomics_scattered_gops > 0 && work.global_atomic_l2_sectors > 0) {
+    cost.scattered_ms = ms_of(work.global_atomic_l2_sectors, rates.global_atomics_scattered_gops);
+    if (cost.scattered_ms > cost.ms) {
+      cost.ms = cost.scattered_ms;
+      cost.name = "global atomics (scattered sectors)";
+    }
+  }
+  // Single-lane requests that all land on one slice, one sector each (one warp instruction,
+  // one request), are one word's read-modify-writes in a row: the same-word bench's pattern.
+  // (One slice's counter and the all-slice sums are read in different replay passes: "all on
+  // one slice" allows them a thousandth apart.)
+  const bool one_word = work.global_atomic_l2_requests > 0 &&
+                        work.global_atomic_l2_requests >= work.global_atomic_l2_sectors &&
+                        work.atomic_busiest_l2_slice_cycles >= 0.999 * work.global_atomic_l2_sectors &&
+                        work.global_atomic_l2_requests <= work.global_atomic_instructions;
+  if (one_word && rates.global_atomics_same_word_gops > 0) {
+    cost.one_word_ms = ms_of(work.global_atomic_l2_requests, rates.global_atomics_same_word_gops);
+    if (cost.one_word_ms > cost.ms) {
+      cost.ms = cost.one_word_ms;
+      cost.name = "global atomics (one word)";
+    }
+  }
+  cost.notes.push_back(fmt::format(
+      "global atomics: busiest L2 slice {:.4g} ms, crossbar {:.4g} ms (in a knee: {:.4g} ms){}{}; operations {:.4g} ms",
+      cost.busiest_slice_ms, cost.crossbar_ms, l2_side,
+      cost.scattered_ms > 0 ? fmt::format(", scattered sectors {:.4g} ms", cost.scattered_ms) : std::string(),
+      cost.one_word_ms > 0 ? fmt::format(", one word {:.4g} ms", cost.one_word_ms) : std::string(), cost.operations_ms));
+  return cost;
+}
+
+}  // namespace roofcast

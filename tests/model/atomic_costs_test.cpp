@@ -1,0 +1,152 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "roofcast/model/atomic_costs.hpp"
+
+using namespace roofcast;
+
+namespace {
+
+// 640 G distinct-address atomics/s; one slice takes 16 G same-line additions/s, 8 per sector:
+// 2 G sectors/s; the SMs' crossbar ports move 1000 GB/s each way (31.25 G sectors/s).
+DeviceRates atomic_rates() {
+  DeviceRates rates;
+  rates.global_atomics_gops = 640;
+  rates.global_atomics_same_address_gops = 16;
+  rates.l2_gbps = 1000;
+  return rates;
+}
+
+// 1e6 warp instructions: 3.2e7 operations, 0.05 ms at 640 G/s.
+KernelWork atomic_work(double busiest_slice_cycles, double l2_sectors) {
+  KernelWork work;
+  work.global_atomic_instructions = 1e6;
+  work.atomic_busiest_l2_slice_cycles = busiest_slice_cycles;
+  work.global_atomic_l2_sectors = l2_sectors;
+  return work;
+}
+
+bool has_note(const GlobalAtomicsCost& cost, const std::string& text) {
+  return std::any_of(cost.notes.begin(), cost.notes.end(),
+                     [&](const std::string& n) { return n.find(text) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("global atomics: the busiest slice and the crossbar meet in a knee") {
+  // 6e6 sectors on the busiest slice: 3 ms at 2 G/s; 1.25e8 sectors through the crossbar:
+  // 4e9 bytes, 4 ms at 1000 GB/s; sqrt(3^2 + 4^2) = 5 ms, the crossbar the larger part.
+  const auto cost = global_atomics_cost(atomic_work(6e6, 1.25e8), atomic_rates());
+  CHECK(cost.busiest_slice_ms == Approx(3));
+  CHECK(cost.crossbar_ms == Approx(4));
+  CHECK(cost.operations_ms == Approx(0.05));
+  CHECK(cost.ms == Approx(5));
+  CHECK(cost.name == "global atomics (crossbar)");
+  CHECK(has_note(cost, "busiest L2 slice 3 ms, crossbar 4 ms (in a knee: 5 ms)"));
+}
+
+TEST_CASE("global atomics: one hot line is the busiest slice's, whatever the crossbar carries") {
+  // Every atomic on one line: 2e8 sectors on one slice (100 ms); the same 2e8 sectors cross in
+  // 6.4 ms: sqrt(100^2 + 6.4^2) = 100.2 ms.
+  const auto cost = global_atomics_cost(atomic_work(2e8, 2e8), atomic_rates());
+  CHECK(cost.ms == Approx(100.2046));
+  CHECK(cost.name == "global atomics (busiest L2 slice)");
+}
+
+TEST_CASE("global atomics: few sectors leave the distinct-address rate") {
+  // 1e4 sectors on the busiest slice (0.005 ms), 4e4 through the crossbar (0.00128 ms).
+  const auto cost = global_atomics_cost(atomic_work(1e4, 4e4), atomic_rates());
+  CHECK(cost.ms == Approx(0.05));
+  CHECK(cost.name == "global atomics");
+}
+
+TEST_CASE("global atomics: what is missing is said, and the rest still costed") {
+  auto rates = atomic_rates();
+  // No L2 sectors recorded: the busiest slice alone (3 ms), with a note.
+  auto cost = global_atomics_cost(atomic_work(6e6, 0), rates);
+  CHECK(cost.ms == Approx(3));
+  CHECK(cost.name == "global atomics (busiest L2 slice)");
+  CHECK(has_note(cost, "crossbar time not costed"));
+  // No per-slice counter: the distinct-address rate.
+  cost = global_atomics_cost(atomic_work(0, 1.25e8), rates);
+  CHECK(cost.ms == Approx(0.05));
+  CHECK(has_note(cost, "no busiest-slice atomic cycles"));
+  // No same-address rate on the device: the distinct-address rate.
+  rates.global_atomics_same_address_gops = 0;
+  cost = global_atomics_cost(atomic_work(6e6, 1.25e8), rates);
+  CHECK(cost.ms == Approx(0.05));
+  CHECK(has_note(cost, "no same-address atomic rate"));
+  // No distinct-address rate: nothing costed.
+  rates.global_atomics_gops = 0;
+  CHECK(global_atomics_cost(atomic_work(6e6, 1.25e8), rates).name.empty());
+  // No atomics: nothing costed.
+  CHECK(global_atomics_cost(KernelWork{}, atomic_rates()).name.empty());
+}
+
+TEST_CASE("global atomics: the scattered-sector bench, where measured, costs sectors on lines of their own") {
+  auto rates = atomic_rates();
+  rates.global_atomics_scattered_gops = 25;  // 25 G single-sector atomics/s
+  // 1.5e8 sectors: 6 ms at 25 G/s, where the knee gives sqrt(3^2 + 4.8^2) = 5.66 ms.
+  auto cost = global_atomics_cost(atomic_work(6e6, 1.5e8), rates);
+  CHECK(cost.scattered_ms == Approx(6));
+  CHECK(cost.ms == Approx(6));
+  CHECK(cost.name == "global atomics (scattered sectors)");
+  // One hot line (2e8 sectors on one slice, 100 ms): the bench's 8 ms does not bind.
+  cost = global_atomics_cost(atomic_work(2e8, 2e8), rates);
+  CHECK(cost.name == "global atomics (busiest L2 slice)");
+}
+
+TEST_CASE("global atomics: single-lane atomics on one word at the same-word bench's rate") {
+  auto rates = atomic_rates();
+  rates.global_atomics_same_word_gops = 0.5;
+  // 1e6 warp instructions, one lane each: 1e6 requests of one sector, all on one slice.
+  KernelWork work = atomic_work(1e6, 1e6);
+  work.global_atomic_l2_requests = 1e6;
+  // The slice's 0.5 ms (1e6 sectors at 2 G/s) and 0.032 ms of crossbar; one word's 1e6
+  // read-modify-writes at 0.5 G/s: 2 ms.
+  auto cost = global_atomics_cost(work, rates);
+  CHECK(cost.one_word_ms == Approx(2));
+  CHECK(cost.ms == Approx(2));
+  CHECK(cost.name == "global atomics (one word)");
+  // Every lane on the word (32 requests per instruction): not the bench's single-lane pattern.
+  work.global_atomic_l2_requests = work.global_atomic_l2_sectors = work.atomic_busiest_l2_slice_cycles = 3.2e7;
+  cost = global_atomics_cost(work, rates);
+  CHECK(cost.one_word_ms == 0);
+  CHECK(cost.name == "global atomics (busiest L2 slice)");
+  // Spread over slices (the busiest has a tenth): not one word.
+  work = atomic_work(1e5, 1e6);
+  work.global_atomic_l2_requests = 1e6;
+  CHECK(global_atomics_cost(work, rates).one_word_ms == 0);
+  // Without the bench: the slice's bound, as before.
+  rates.global_atomics_same_word_gops = 0;
+  work = atomic_work(1e6, 1e6);
+  work.global_atomic_l2_requests = 1e6;
+  CHECK(global_atomics_cost(work, rates).name == "global atomics (busiest L2 slice)");
+}
+
+TEST_CASE("global atomics: the sectors and requests come from the L2 atomic counters") {
+  KernelRecord k;
+  k.name = "scatter";
+  k.invocations = 1;
+  KernelCounters c;
+  c.extra = {{"smsp__sass_inst_executed_op_global_red.sum", 1e6},
+             {"smsp__sass_inst_executed_op_global_atom.sum", 2e5},
+             {"lts__t_sectors_srcunit_tex_op_red.sum", 3e7},
+             {"lts__t_sectors_srcunit_tex_op_atom.sum", 2e6},
+             {"lts__t_requests_srcunit_tex_op_red.sum", 2.9e7},
+             {"lts__t_requests_srcunit_tex_op_atom.sum", 1e6},
+             {"lts__t_sectors_srcunit_tex_op_write.sum", 5e6},
+             {"lts__d_atomic_input_cycles_active.max", 4e5}};
+  k.description = c;
+  const KernelWork work = kernel_work_of(k);
+  CHECK(work.global_atomic_instructions == Approx(1.2e6));
+  CHECK(work.global_atomic_l2_sectors == Approx(3.2e7));  // stores are not atomics
+  CHECK(work.global_atomic_l2_requests == Approx(3e7));
+  CHECK(work.atomic_busiest_l2_slice_cycles == Approx(4e5));
+  // 0.2 ms on the busiest slice, 3.2e7 x 32 bytes = 1.024 ms through the crossbar.
+  const auto cost = global_atomics_cost(work, atomic_rates());
+  CHECK(cost.crossbar_ms == Approx(1.024));
+  CHECK(cost.ms == Approx(std::hypot(0.2, 1.024)));
+}
