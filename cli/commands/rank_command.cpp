@@ -15,6 +15,7 @@
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/device_ranking.hpp"
 #include "roofcast/model/predictor.hpp"
+#include "roofcast/model/profile_prediction.hpp"
 #include "roofcast/plots/ranking_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
 
@@ -90,8 +91,16 @@ Table rank_table(const std::vector<DeviceRank>& ranks) {
 void run_rank(const RankOptions& options) {
   const KernelProfile profile = load_profile(options.profile);
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
-  const auto ranks =
-      rank_devices(predict_profile(*make_predictor(options.model), profile, devices), profile, devices, options.top);
+  // A ranking reads each prediction's time and bound only: the rest is not held (a million of
+  // them, 100,000 kernels x 10 devices, with their pipes details would take gigabytes).
+  const ProfilePrediction prediction = predict_profile_on_every_core(
+      *make_predictor(options.model), profile, devices, nullptr, [](KernelPrediction& p) {
+        if (p.prediction.pipes()) p.prediction.details = std::shared_ptr<const PipesPrediction>();
+        p.prediction.limiter = std::string();
+        p.kernel = std::string();
+        p.device = std::string();
+      });
+  const auto ranks = rank_devices(prediction, profile, devices, options.top);
   if (options.format == "json") {
     std::cout << json_text(rank_json(ranks, printable(options.profile), options.model));
   } else if (options.format == "csv") {

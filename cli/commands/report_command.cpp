@@ -200,11 +200,10 @@ void run_report(const ReportOptions& options) {
   // A large profile's pipes details are kept only for the kernels the page shows (below): a
   // million of them would not fit in memory.
   const bool large_profile = profile.kernels.size() > options.top;
-  ProfilePrediction prediction;
-  prediction.totals = predict_profile(*predictor, profile, devices, reference, [&](KernelPrediction&& p) {
-    if (large_profile && p.prediction.pipes()) p.prediction.details = std::shared_ptr<const PipesPrediction>();
-    prediction.kernels.push_back(std::move(p));
-  });
+  ProfilePrediction prediction =
+      predict_profile_on_every_core(*predictor, profile, devices, reference, [&](KernelPrediction& p) {
+        if (large_profile && p.prediction.pipes()) p.prediction.details = std::shared_ptr<const PipesPrediction>();
+      });
   require_finite_times(prediction);  // every time is printed on the page
 
   const std::filesystem::path folder(options.output);

@@ -1,7 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <cmath>
+
 #include "roofcast/data/bundled_data.hpp"
 #include "roofcast/model/profile_prediction.hpp"
+#include "many_kernels.hpp"
 
 TEST_CASE("profile prediction joins measured times and applies the utilization correction") {
   const auto profile = roofcast::find_bundled_profile("thesis-redblack");
@@ -30,4 +34,54 @@ TEST_CASE("profile prediction joins measured times and applies the utilization c
     CHECK(total.corrected_ms);
     CHECK(total.memory_bound_kernels + total.compute_bound_kernels == 1);
   }
+}
+
+TEST_CASE("predicted on every core: the same predictions, totals and first error as on one") {
+  auto profile = roofcast::testing::many_kernels(1000);  // ranges of 64 kernels on several threads
+  const auto devices = roofcast::bundled_devices();
+  const auto reference = roofcast::find_bundled_device("GTX-480");
+  REQUIRE(reference);
+  for (const char* model : {"thesis", "pipes"}) {
+    const auto predictor = roofcast::make_predictor(model);
+    const auto one = roofcast::predict_profile(*predictor, profile, devices, &*reference);
+    std::atomic<size_t> trimmed{0};
+    const auto every = roofcast::predict_profile_on_every_core(*predictor, profile, devices, &*reference,
+                                                               [&](roofcast::KernelPrediction&) { ++trimmed; });
+    CHECK(trimmed == one.kernels.size());
+    REQUIRE(every.kernels.size() == one.kernels.size());
+    for (size_t i = 0; i < one.kernels.size(); ++i) {
+      CHECK(every.kernels[i].kernel == one.kernels[i].kernel);
+      CHECK(every.kernels[i].device == one.kernels[i].device);
+      CHECK(every.kernels[i].predicted_ms() == one.kernels[i].predicted_ms());
+      CHECK(every.kernels[i].corrected_ms == one.kernels[i].corrected_ms);
+    }
+    REQUIRE(every.totals.size() == one.totals.size());
+    for (size_t d = 0; d < one.totals.size(); ++d) {
+      CHECK(every.totals[d].predicted_ms == one.totals[d].predicted_ms);  // summed in the same order
+      CHECK(every.totals[d].measured_ms == one.totals[d].measured_ms);
+    }
+  }
+  // Two bad kernels: the error is the first one's, as one thread would throw it.
+  roofcast::KernelParameters bad;
+  bad.type = roofcast::KernelType::fp32;
+  bad.W_comp = std::nan("");
+  bad.W_traf = 1e6;
+  bad.E_mix = 1;
+  bad.D_ops = 0.5;
+  profile.kernels[700].description = bad;
+  profile.kernels[300].description = bad;
+  const auto predictor = roofcast::make_predictor("thesis");
+  std::string one_error, every_error;
+  try {
+    roofcast::predict_profile(*predictor, profile, devices);
+  } catch (const std::exception& e) {
+    one_error = e.what();
+  }
+  try {
+    roofcast::predict_profile_on_every_core(*predictor, profile, devices, nullptr, {});
+  } catch (const std::exception& e) {
+    every_error = e.what();
+  }
+  CHECK_THAT(one_error, Catch::Contains("sor_red_variant_300"));
+  CHECK(every_error == one_error);
 }

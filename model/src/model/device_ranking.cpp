@@ -35,7 +35,7 @@ void add_kernels(DeviceRank& rank, const ProfilePrediction& prediction, const Ke
   });
   for (auto k = order.begin(); k != order.begin() + kept; ++k) {
     const KernelPrediction& p = prediction_of(*k);
-    rank.top_kernels.push_back({p.kernel, p.predicted_ms(),
+    rank.top_kernels.push_back({profile.kernels[*k].name, p.predicted_ms(),
                                 rank.kernels_ms > 0 ? p.predicted_ms() / rank.kernels_ms : 0, p.prediction.bound});
   }
 }

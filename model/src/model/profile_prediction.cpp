@@ -1,5 +1,10 @@
 #include "roofcast/model/profile_prediction.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
+
 #include "roofcast/model/device_name.hpp"
 #include "roofcast/model/prediction_checks.hpp"
 
@@ -95,6 +100,44 @@ ProfilePrediction predict_profile(const Predictor& predictor, const KernelProfil
   result.kernels.reserve(profile.kernels.size() * devices.size());
   result.totals = predict_profile(predictor, profile, devices, reference,
                                   [&](KernelPrediction&& p) { result.kernels.push_back(std::move(p)); });
+  return result;
+}
+
+ProfilePrediction predict_profile_on_every_core(const Predictor& predictor, const KernelProfile& profile,
+                                                const std::vector<DeviceProfile>& devices,
+                                                const DeviceProfile* reference,
+                                                const std::function<void(KernelPrediction&)>& trim) {
+  constexpr size_t kKernelsPerRange = 64;
+  const size_t kernels = profile.kernels.size(), device_count = devices.size();
+  const size_t ranges = (kernels + kKernelsPerRange - 1) / kKernelsPerRange;
+  ProfilePrediction result;
+  result.kernels.resize(kernels * device_count);
+  std::vector<std::exception_ptr> errors(ranges);
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t r = next++; r < ranges; r = next++) {
+      const size_t first = r * kKernelsPerRange, last = std::min(kernels, first + kKernelsPerRange);
+      size_t slot = first * device_count;
+      try {
+        predict_kernels(predictor, profile, first, last, devices, reference, [&](KernelPrediction&& p) {
+          if (trim) trim(p);
+          result.kernels[slot++] = std::move(p);
+        });
+      } catch (...) {
+        errors[r] = std::current_exception();
+      }
+    }
+  };
+  const size_t threads = std::min<size_t>(ranges, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& thread : pool) thread.join();
+  for (const auto& error : errors)
+    if (error) std::rethrow_exception(error);
+  ProfileTotals totals(devices, reference != nullptr);
+  for (size_t i = 0; i < result.kernels.size(); ++i) totals.add(i % device_count, TotalsEntry::of(result.kernels[i]));
+  result.totals = std::move(totals).finish();
   return result;
 }
 

@@ -61,6 +61,15 @@ std::vector<DeviceTotal> predict_profile(const Predictor& predictor, const Kerne
                                          const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
                                          const std::function<void(KernelPrediction&&)>& visit);
 
+// predict_profile on every core, for callers that hold every prediction (rank, report): `trim`
+// (may be empty) sees each prediction before it is stored, to drop what the caller does not read
+// (the pipes details of a million predictions do not fit in memory). The same predictions,
+// totals and first error (in kernel order) as predict_profile.
+ProfilePrediction predict_profile_on_every_core(const Predictor& predictor, const KernelProfile& profile,
+                                                const std::vector<DeviceProfile>& devices,
+                                                const DeviceProfile* reference,
+                                                const std::function<void(KernelPrediction&)>& trim);
+
 // Kernels [first, last) of `profile` only, as predict_profile predicts them, without totals: one
 // range per thread (`predict` on 100,000 kernels); their totals go through ProfileTotals.
 void predict_kernels(const Predictor& predictor, const KernelProfile& profile, size_t first, size_t last,
