@@ -1,16 +1,12 @@
 // `roofcast report`: one self-contained HTML page with the predictions, the warnings and
 // the charts of a profile on some devices.
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -23,6 +19,7 @@
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/device_name.hpp"
+#include "roofcast/model/for_each_parallel.hpp"
 #include "roofcast/model/predictor.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 #include "roofcast/plots/accuracy_chart.hpp"
@@ -144,26 +141,7 @@ std::string diagnostics_csv(const KernelProfile& profile, const std::vector<Devi
       }
     }
   };
-  std::atomic<size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto work = [&] {
-    for (size_t range = next++; range < parts.size(); range = next++) {
-      try {
-        diagnose_range(range);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    for (size_t t = 1; t < std::min<size_t>(parts.size(), std::max(1u, std::thread::hardware_concurrency())); ++t)
-      pool.emplace_back(work);
-    work();
-  }
-  if (error) std::rethrow_exception(error);
+  for_each_parallel(parts.size(), diagnose_range);
   std::string text;
   append_csv_row({"kernel", "device", "diagnostic", "measured", "finding", "observed", "ideal", "predicted_ms",
                   "fixed_ms", "saved_ms"},

@@ -2,8 +2,6 @@
 
 #include <cmath>
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -11,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "roofcast/model/for_each_parallel.hpp"
 #include "roofcast/output/json_writer.hpp"
 #include "roofcast/output/markdown.hpp"
 #include "roofcast/output/table.hpp"
@@ -89,29 +88,6 @@ Table totals_table(const std::vector<DeviceTotal>& device_totals, bool corrected
     totals.add_row(row);
   }
   return totals;
-}
-
-// Runs body(0) ... body(count - 1) on up to hardware_concurrency() threads.
-void for_each_parallel(size_t count, const std::function<void(size_t)>& body) {
-  const size_t threads = std::min<size_t>(count, std::max(1u, std::thread::hardware_concurrency()));
-  std::atomic<size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto work = [&] {
-    for (size_t i = next++; i < count; i = next++) {
-      try {
-        body(i);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& thread : pool) thread.join();
-  if (error) std::rethrow_exception(error);
 }
 
 struct TableRows : PredictionRows {

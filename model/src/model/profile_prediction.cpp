@@ -1,11 +1,9 @@
 #include "roofcast/model/profile_prediction.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <thread>
 
 #include "roofcast/model/device_name.hpp"
+#include "roofcast/model/for_each_parallel.hpp"
 #include "roofcast/model/prediction_checks.hpp"
 
 namespace roofcast {
@@ -112,29 +110,14 @@ ProfilePrediction predict_profile_on_every_core(const Predictor& predictor, cons
   const size_t ranges = (kernels + kKernelsPerRange - 1) / kKernelsPerRange;
   ProfilePrediction result;
   result.kernels.resize(kernels * device_count);
-  std::vector<std::exception_ptr> errors(ranges);
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t r = next++; r < ranges; r = next++) {
-      const size_t first = r * kKernelsPerRange, last = std::min(kernels, first + kKernelsPerRange);
-      size_t slot = first * device_count;
-      try {
-        predict_kernels(predictor, profile, first, last, devices, reference, [&](KernelPrediction&& p) {
-          if (trim) trim(p);
-          result.kernels[slot++] = std::move(p);
-        });
-      } catch (...) {
-        errors[r] = std::current_exception();
-      }
-    }
-  };
-  const size_t threads = std::min<size_t>(ranges, std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& thread : pool) thread.join();
-  for (const auto& error : errors)
-    if (error) std::rethrow_exception(error);
+  for_each_parallel(ranges, [&](size_t r) {
+    const size_t first = r * kKernelsPerRange, last = std::min(kernels, first + kKernelsPerRange);
+    size_t slot = first * device_count;
+    predict_kernels(predictor, profile, first, last, devices, reference, [&](KernelPrediction&& p) {
+      if (trim) trim(p);
+      result.kernels[slot++] = std::move(p);
+    });
+  });
   ProfileTotals totals(devices, reference != nullptr);
   for (size_t i = 0; i < result.kernels.size(); ++i) totals.add(i % device_count, TotalsEntry::of(result.kernels[i]));
   result.totals = std::move(totals).finish();
