@@ -225,10 +225,14 @@ void run_report(const ReportOptions& options) {
   content.generated_by = fmt::format("{}, {}", version_text(),
                                      utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable));
 
-  for (const auto& device : devices) {
+  for (size_t d = 0; d < devices.size(); ++d) {
+    const DeviceProfile& device = devices[d];
     const std::string name = fmt::format("roofline-{}.svg", file_name_part(device.name));
+    // The points from the predictions above: a profile is not predicted again for each chart.
     content.charts.push_back(draw_for_report(
-        roofline_chart(device, &profile, profile_label, *chart_target_for(name), *predictor, options.top), charts_folder,
+        roofline_chart(device, roofline_kernel_points(prediction, d), profile_label, *chart_target_for(name),
+                       predictor->name(), options.top),
+        charts_folder,
         fmt::format("Roofline of {}", device.name),
         fmt::format("Each kernel at its operational intensity O_krn and the throughput the {} model predicts it "
                     "attains on {} (its work over its predicted time); hollow markers: "

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <numbers>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -435,38 +436,73 @@ std::vector<RooflineCeiling> roofline_ceilings(const DeviceProfile& device) {
   return ceilings;
 }
 
+namespace {
+
+// Kernel `number`'s point, from its prediction.
+RooflineKernelPoint roofline_point_of(const KernelPrediction& p, int number) {
+  RooflineKernelPoint k;
+  k.number = number;
+  k.name = p.kernel;
+  k.type = p.parameters.type;
+  k.bound = p.prediction.bound;
+  // The throughput the model's time implies (the thesis model's T_predicted, as it computes it).
+  const ThesisPrediction* thesis = p.prediction.thesis();
+  k.O_krn = thesis ? thesis->O_krn : p.parameters.O_krn();
+  k.predicted_gops = thesis ? thesis->T_predicted
+                            : p.predicted_ms() > 0 ? p.parameters.W_comp / (p.predicted_ms() * 1e6) : 0;
+  k.predicted_ms = p.predicted_ms();
+  k.measured_ms = p.measured_ms;
+  if (p.measured_ms && *p.measured_ms > 0) {
+    const double measured_gops = p.parameters.W_comp / (*p.measured_ms * 1e6);
+    if (chartable(measured_gops)) k.measured_gops = measured_gops;
+  }
+  k.drawable = chartable(k.O_krn) && chartable(k.predicted_gops);
+  return k;
+}
+
+void set_time_shares(std::vector<RooflineKernelPoint>& points, double total_ms) {
+  for (auto& k : points) k.time_share = total_ms > 0 ? k.predicted_ms / total_ms : 0;
+}
+
+}  // namespace
+
 std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile,
                                                         const Predictor& predictor) {
   std::vector<RooflineKernelPoint> points;
   points.reserve(profile.kernels.size());
   const std::vector<DeviceTotal> totals = predict_profile(predictor, profile, {device}, nullptr, [&](KernelPrediction&& p) {
     require_finite_times(p);
-    RooflineKernelPoint k;
-    k.number = static_cast<int>(points.size()) + 1;
-    k.name = std::move(p.kernel);
-    k.type = p.parameters.type;
-    k.bound = p.prediction.bound;
-    // The throughput the model's time implies (the thesis model's T_predicted, as it computes it).
-    const ThesisPrediction* thesis = p.prediction.thesis();
-    k.O_krn = thesis ? thesis->O_krn : p.parameters.O_krn();
-    k.predicted_gops = thesis ? thesis->T_predicted
-                              : p.predicted_ms() > 0 ? p.parameters.W_comp / (p.predicted_ms() * 1e6) : 0;
-    k.predicted_ms = p.predicted_ms();
-    k.measured_ms = p.measured_ms;
-    if (p.measured_ms && *p.measured_ms > 0) {
-      const double measured_gops = p.parameters.W_comp / (*p.measured_ms * 1e6);
-      if (chartable(measured_gops)) k.measured_gops = measured_gops;
-    }
-    k.drawable = chartable(k.O_krn) && chartable(k.predicted_gops);
-    points.push_back(std::move(k));
+    points.push_back(roofline_point_of(p, static_cast<int>(points.size()) + 1));
   });
-  const double total_ms = totals.at(0).predicted_ms;
-  for (auto& k : points) k.time_share = total_ms > 0 ? k.predicted_ms / total_ms : 0;
+  set_time_shares(points, totals.at(0).predicted_ms);
+  return points;
+}
+
+std::vector<RooflineKernelPoint> roofline_kernel_points(const ProfilePrediction& prediction, size_t device_index) {
+  const size_t device_count = prediction.totals.size();
+  if (device_index >= device_count || prediction.kernels.size() % device_count != 0)
+    throw std::invalid_argument("roofline_kernel_points: no such device in the prediction");
+  std::vector<RooflineKernelPoint> points;
+  points.reserve(prediction.kernels.size() / device_count);
+  for (size_t i = device_index; i < prediction.kernels.size(); i += device_count) {
+    require_finite_times(prediction.kernels[i]);
+    points.push_back(roofline_point_of(prediction.kernels[i], static_cast<int>(points.size()) + 1));
+  }
+  set_time_shares(points, prediction.totals[device_index].predicted_ms);
   return points;
 }
 
 GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* profile, const std::string& profile_label,
                             const ChartTarget& target, const Predictor& predictor, size_t max_kernels) {
+  std::optional<std::vector<RooflineKernelPoint>> points;
+  if (profile) points = roofline_kernel_points(device, *profile, predictor);
+  return roofline_chart(device, std::move(points), profile_label, target, predictor.name(), max_kernels);
+}
+
+GnuplotChart roofline_chart(const DeviceProfile& device, std::optional<std::vector<RooflineKernelPoint>> points,
+                            const std::string& profile_label, const ChartTarget& target, const std::string& model,
+                            size_t max_kernels) {
+  const bool profile = points.has_value();
   const std::vector<RooflineCeiling> ceilings = roofline_ceilings(device);
   for (const auto& c : ceilings)
     if (!chartable(c.value))
@@ -474,7 +510,7 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
                                    device.name, c.name, c.value, c.unit, kChartMin, kChartMax));
   std::vector<RooflineKernelPoint> kernels;
   size_t left_out = 0;
-  if (profile) kernels = heaviest_points(roofline_kernel_points(device, *profile, predictor), max_kernels, left_out);
+  if (points) kernels = heaviest_points(std::move(*points), max_kernels, left_out);
   const bool with_measured =
       std::any_of(kernels.begin(), kernels.end(), [](const auto& k) { return k.measured_ms.has_value(); });
   const Layout layout = layout_for(ceilings, kernels, device.roofline_sweep,
@@ -542,7 +578,7 @@ GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* pr
                                   "spacing 1.1 font ',10'\n",
                                   layout.right + 0.015, kKeyBottom)
                     : "set key bottom right box opaque samplen 2 spacing 1.1 font ',10'\n";
-  if (profile) write_kernels(data, script, clauses, kernels, left_out, layout, key_rows, predictor.name());
+  if (profile) write_kernels(data, script, clauses, kernels, left_out, layout, key_rows, model);
   script += "# Roofs, then measured sweeps, then kernels.\n" + gnuplot::plot_command(clauses);
   chart.data = data.text();
   chart.script = std::move(script);

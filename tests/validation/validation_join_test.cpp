@@ -193,6 +193,10 @@ class EightMs : public Predictor {
                        double measured_on_reference_ms) const override {
     return measured_on_reference_ms / 8.0 * 8.0;
   }
+  double calibrated_ms(const KernelRecord&, const DeviceProfile&, const ModelPrediction& on_target,
+                       const ModelPrediction& on_reference, double measured_on_reference_ms) const override {
+    return measured_on_reference_ms / on_reference.predicted_ms * on_target.predicted_ms;
+  }
 
  private:
   std::string name_ = "eight";

@@ -313,8 +313,12 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
 
 double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
                            double measured_on_reference_ms, const PipesTerms& terms) {
-  const PipesPrediction on_target = predict_pipes(kernel, target, terms);
-  const PipesPrediction on_reference = predict_pipes(kernel, reference, terms);
+  return calibrated_pipes_ms(predict_pipes(kernel, target, terms), predict_pipes(kernel, reference, terms),
+                             measured_on_reference_ms, kernel.name, target.name);
+}
+
+double calibrated_pipes_ms(const PipesPrediction& on_target, const PipesPrediction& on_reference,
+                           double measured_on_reference_ms, const std::string& kernel, const std::string& target) {
   const double reference_work_ms = measured_on_reference_ms - on_reference.launch_ms;
   const std::array<double, 3> reference_sides{on_reference.compute_ms, on_reference.memory_ms, on_reference.latency.ms};
   const auto limiting = std::max_element(reference_sides.begin(), reference_sides.end());
@@ -324,7 +328,7 @@ double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& targ
   std::array<double, 3> target_sides{on_target.compute_ms, on_target.memory_ms, on_target.latency.ms};
   target_sides[static_cast<size_t>(limiting - reference_sides.begin())] *= efficiency;
   const double calibrated_ms = on_target.launch_ms + *std::max_element(target_sides.begin(), target_sides.end());
-  check_predicted_value(calibrated_ms, "calibrated_ms", kernel.name, target.name);
+  check_predicted_value(calibrated_ms, "calibrated_ms", kernel, target);
   return calibrated_ms;
 }
 

@@ -44,6 +44,12 @@ class ThesisPredictor : public Predictor {
     check_predicted_value(corrected, "corrected_ms", kernel.name, target.name);
     return corrected;
   }
+  double calibrated_ms(const KernelRecord& kernel, const DeviceProfile& target, const ModelPrediction& on_target,
+                       const ModelPrediction& on_reference, double measured_on_reference_ms) const override {
+    const double corrected = utilization_factor(measured_on_reference_ms, on_reference.predicted_ms) * on_target.predicted_ms;
+    check_predicted_value(corrected, "corrected_ms", kernel.name, target.name);
+    return corrected;
+  }
 
  private:
   static ModelPrediction predict(const KernelRecord& kernel, const KernelParameters& parameters,
@@ -77,6 +83,13 @@ class PipesPredictor : public Predictor {
   double calibrated_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
                        double measured_on_reference_ms) const override {
     return calibrated_pipes_ms(kernel, target, reference, measured_on_reference_ms, terms_);
+  }
+  double calibrated_ms(const KernelRecord& kernel, const DeviceProfile& target, const ModelPrediction& on_target,
+                       const ModelPrediction& on_reference, double measured_on_reference_ms) const override {
+    if (!on_target.pipes() || !on_reference.pipes())
+      throw std::logic_error("calibrated_ms: pipes predictions without their details");
+    return calibrated_pipes_ms(*on_target.pipes(), *on_reference.pipes(), measured_on_reference_ms, kernel.name,
+                               target.name);
   }
 
  private:

@@ -25,14 +25,18 @@ void predict_kernels(const Predictor& predictor, const KernelProfile& profile, s
   size_t current = SIZE_MAX;
   KernelParameters parameters;
   std::optional<double> E_util;
+  std::optional<ModelPrediction> on_reference;
   predictor.predict_range(profile.kernels, first, last, devices, [&](size_t k, size_t d, ModelPrediction&& prediction) {
     const KernelRecord& kernel = profile.kernels[k];
     if (k != current) {
       current = k;
       parameters = kernel_parameters_of(kernel);
       E_util.reset();
-      if (reference && kernel.measured_ms)
-        E_util = utilization_factor(*kernel.measured_ms, predictor.predict(kernel, *reference).predicted_ms);
+      on_reference.reset();
+      if (reference && kernel.measured_ms) {
+        on_reference = predictor.predict(kernel, *reference);
+        E_util = utilization_factor(*kernel.measured_ms, on_reference->predicted_ms);
+      }
     }
     KernelPrediction p;
     p.kernel = kernel.name;
@@ -43,7 +47,7 @@ void predict_kernels(const Predictor& predictor, const KernelProfile& profile, s
     if (p.measured_ms) p.error = prediction_error(p.predicted_ms(), *p.measured_ms);
     if (E_util) {
       p.E_util = E_util;
-      p.corrected_ms = predictor.calibrated_ms(kernel, devices[d], *reference, *kernel.measured_ms);
+      p.corrected_ms = predictor.calibrated_ms(kernel, devices[d], p.prediction, *on_reference, *kernel.measured_ms);
       check_predicted_value(*p.corrected_ms, "corrected_ms", kernel.name, p.device);
       if (p.measured_ms) p.corrected_error = prediction_error(*p.corrected_ms, *p.measured_ms);
     }

@@ -98,5 +98,8 @@ namespace roofcast {
 // `target`, or the uncalibrated one when the reference time says nothing (no work or no time).
 double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
                            double measured_on_reference_ms, const PipesTerms& terms = {});
+// The same from the kernel's predictions on the target and on the reference, already made.
+double calibrated_pipes_ms(const PipesPrediction& on_target, const PipesPrediction& on_reference,
+                           double measured_on_reference_ms, const std::string& kernel, const std::string& target);
 
 }  // namespace roofcast

@@ -63,6 +63,11 @@ class Predictor {
   // scales its limiting side only (calibrated_pipes_ms).
   virtual double calibrated_ms(const KernelRecord& kernel, const DeviceProfile& target,
                                const DeviceProfile& reference, double measured_on_reference_ms) const = 0;
+  // The same from this model's predictions of the kernel on the target and on the reference,
+  // already made (predict_profile makes each once, not again for every calibration).
+  virtual double calibrated_ms(const KernelRecord& kernel, const DeviceProfile& target,
+                               const ModelPrediction& on_target, const ModelPrediction& on_reference,
+                               double measured_on_reference_ms) const = 0;
 };
 
 // "thesis" or "pipes" (the pipes model with `terms`); throws std::invalid_argument naming the

@@ -9,6 +9,7 @@
 #include "roofcast/model/kernel_profile.hpp"
 #include "roofcast/model/kernel_type.hpp"
 #include "roofcast/model/predictor.hpp"
+#include "roofcast/model/profile_prediction.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 #include "roofcast/plots/gnuplot_chart.hpp"
 
@@ -49,6 +50,8 @@ struct RooflineKernelPoint {
 
 std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile,
                                                         const Predictor& predictor);
+// The same from predictions already made: device `device_index` of `prediction` (kernel-major).
+std::vector<RooflineKernelPoint> roofline_kernel_points(const ProfilePrediction& prediction, size_t device_index);
 
 // The roofline chart of `device` (log-log: ops/byte vs GFLOP/s), with the kernels of `profile`
 // as points when one is given. `profile_label` names the profile in the title. A profile of
@@ -56,5 +59,9 @@ std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& dev
 // the device drawn (numbered from the heaviest); the key says how many were left out.
 GnuplotChart roofline_chart(const DeviceProfile& device, const KernelProfile* profile, const std::string& profile_label,
                             const ChartTarget& target, const Predictor& predictor, size_t max_kernels = SIZE_MAX);
+// The same with the kernels' points already made (roofline_kernel_points) by `model`, or none.
+GnuplotChart roofline_chart(const DeviceProfile& device, std::optional<std::vector<RooflineKernelPoint>> points,
+                            const std::string& profile_label, const ChartTarget& target, const std::string& model,
+                            size_t max_kernels = SIZE_MAX);
 
 }  // namespace roofcast
