@@ -91,16 +91,12 @@ Table rank_table(const std::vector<DeviceRank>& ranks) {
 void run_rank(const RankOptions& options) {
   const KernelProfile profile = load_profile(options.profile);
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
-  // A ranking reads each prediction's time and bound only: the rest is not held (a million of
-  // them, 100,000 kernels x 10 devices, with their pipes details would take gigabytes).
-  const ProfilePrediction prediction = predict_profile_on_every_core(
-      *make_predictor(options.model), profile, devices, nullptr, [](KernelPrediction& p) {
-        if (p.prediction.pipes()) p.prediction.details = std::shared_ptr<const PipesPrediction>();
-        p.prediction.limiter = std::string();
-        p.kernel = std::string();
-        p.device = std::string();
-      });
-  const auto ranks = rank_devices(prediction, profile, devices, options.top);
+  // A ranking reads each prediction's time and bound only: the rest is not held (a million
+  // predictions, 100,000 kernels x 10 devices, with their details would take gigabytes).
+  std::vector<TotalsEntry> predictions(profile.kernels.size() * devices.size());
+  predict_profile_on_every_core(*make_predictor(options.model), profile, devices, nullptr,
+                                [&](size_t i, KernelPrediction&& p) { predictions[i] = TotalsEntry::of(p); });
+  const auto ranks = rank_devices(predictions, profile, devices, options.top);
   if (options.format == "json") {
     std::cout << json_text(rank_json(ranks, printable(options.profile), options.model));
   } else if (options.format == "csv") {

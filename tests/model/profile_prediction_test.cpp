@@ -78,7 +78,7 @@ TEST_CASE("predicted on every core: the same predictions, totals and first error
     one_error = e.what();
   }
   try {
-    roofcast::predict_profile_on_every_core(*predictor, profile, devices, nullptr, {});
+    roofcast::predict_profile_on_every_core(*predictor, profile, devices, nullptr, [](roofcast::KernelPrediction&) {});
   } catch (const std::exception& e) {
     every_error = e.what();
   }

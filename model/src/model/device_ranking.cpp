@@ -12,14 +12,12 @@ namespace {
 
 // `device_index`: the device's place in the devices `prediction` was made for (kernel-major:
 // kernel k on device d is prediction.kernels[k * devices + d]).
-void add_kernels(DeviceRank& rank, const ProfilePrediction& prediction, const KernelProfile& profile,
+void add_kernels(DeviceRank& rank, const std::vector<TotalsEntry>& predictions, const KernelProfile& profile,
                  const DeviceProfile& device, size_t device_index, size_t device_count, size_t top) {
   const auto overhead = device.extra_throughput.find("launch_overhead_us");
-  auto prediction_of = [&](size_t k) -> const KernelPrediction& {
-    return prediction.kernels[k * device_count + device_index];
-  };
+  auto prediction_of = [&](size_t k) -> const TotalsEntry& { return predictions[k * device_count + device_index]; };
   for (size_t k = 0; k < profile.kernels.size(); ++k) {
-    const double predicted_ms = prediction_of(k).predicted_ms();
+    const double predicted_ms = prediction_of(k).predicted_ms;
     rank.kernels_ms += predicted_ms;
     if (overhead == device.extra_throughput.end()) continue;
     const auto invocations = static_cast<double>(profile.kernels[k].invocations);
@@ -30,13 +28,13 @@ void add_kernels(DeviceRank& rank, const ProfilePrediction& prediction, const Ke
   std::iota(order.begin(), order.end(), 0);
   const auto kept = static_cast<std::ptrdiff_t>(std::min(top, order.size()));
   std::partial_sort(order.begin(), order.begin() + kept, order.end(), [&](size_t a, size_t b) {
-    const double a_ms = prediction_of(a).predicted_ms(), b_ms = prediction_of(b).predicted_ms();
+    const double a_ms = prediction_of(a).predicted_ms, b_ms = prediction_of(b).predicted_ms;
     return a_ms != b_ms ? a_ms > b_ms : a < b;
   });
   for (auto k = order.begin(); k != order.begin() + kept; ++k) {
-    const KernelPrediction& p = prediction_of(*k);
-    rank.top_kernels.push_back({profile.kernels[*k].name, p.predicted_ms(),
-                                rank.kernels_ms > 0 ? p.predicted_ms() / rank.kernels_ms : 0, p.prediction.bound});
+    const TotalsEntry& p = prediction_of(*k);
+    rank.top_kernels.push_back({profile.kernels[*k].name, p.predicted_ms,
+                                rank.kernels_ms > 0 ? p.predicted_ms / rank.kernels_ms : 0, p.bound});
   }
 }
 
@@ -64,14 +62,22 @@ void add_transfers(DeviceRank& rank, const KernelProfile& profile, const DeviceP
 
 std::vector<DeviceRank> rank_devices(const ProfilePrediction& prediction, const KernelProfile& profile,
                                      const std::vector<DeviceProfile>& devices, size_t top) {
-  if (prediction.kernels.size() != profile.kernels.size() * devices.size())
+  std::vector<TotalsEntry> entries;
+  entries.reserve(prediction.kernels.size());
+  for (const auto& p : prediction.kernels) entries.push_back(TotalsEntry::of(p));
+  return rank_devices(entries, profile, devices, top);
+}
+
+std::vector<DeviceRank> rank_devices(const std::vector<TotalsEntry>& predictions, const KernelProfile& profile,
+                                     const std::vector<DeviceProfile>& devices, size_t top) {
+  if (predictions.size() != profile.kernels.size() * devices.size())
     throw std::invalid_argument("rank_devices: the prediction is not of this profile on these devices");
   std::vector<DeviceRank> ranks;
   for (size_t d = 0; d < devices.size(); ++d) {
     const DeviceProfile& device = devices[d];
     DeviceRank rank;
     rank.device = device.name;
-    add_kernels(rank, prediction, profile, device, d, devices.size(), top);
+    add_kernels(rank, predictions, profile, device, d, devices.size(), top);
     add_transfers(rank, profile, device);
     rank.total_ms = rank.kernels_ms + rank.launch_gaps_ms + rank.transfers_ms;
     rank.transfer_share = rank.total_ms > 0 ? rank.transfers_ms / rank.total_ms : 0;

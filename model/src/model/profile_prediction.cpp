@@ -105,26 +105,40 @@ ProfilePrediction predict_profile(const Predictor& predictor, const KernelProfil
   return result;
 }
 
-ProfilePrediction predict_profile_on_every_core(const Predictor& predictor, const KernelProfile& profile,
-                                                const std::vector<DeviceProfile>& devices,
-                                                const DeviceProfile* reference,
-                                                const std::function<void(KernelPrediction&)>& trim) {
+std::vector<DeviceTotal> predict_profile_on_every_core(const Predictor& predictor, const KernelProfile& profile,
+                                                       const std::vector<DeviceProfile>& devices,
+                                                       const DeviceProfile* reference,
+                                                       const std::function<void(size_t, KernelPrediction&&)>& store) {
   constexpr size_t kKernelsPerRange = 64;
   const size_t kernels = profile.kernels.size(), device_count = devices.size();
   const size_t ranges = (kernels + kKernelsPerRange - 1) / kKernelsPerRange;
-  ProfilePrediction result;
-  result.kernels.resize(kernels * device_count);
+  std::vector<TotalsEntry> entries(kernels * device_count);
   for_each_parallel(ranges, [&](size_t r) {
     const size_t first = r * kKernelsPerRange, last = std::min(kernels, first + kKernelsPerRange);
     size_t slot = first * device_count;
     predict_kernels(predictor, profile, first, last, devices, reference, [&](KernelPrediction&& p) {
-      if (trim) trim(p);
-      result.kernels[slot++] = std::move(p);
+      entries[slot] = TotalsEntry::of(p);
+      store(slot, std::move(p));
+      ++slot;
     });
   });
+  // Summed in the kernels' order, as predict_profile sums them.
   ProfileTotals totals(devices, reference != nullptr);
-  for (size_t i = 0; i < result.kernels.size(); ++i) totals.add(i % device_count, TotalsEntry::of(result.kernels[i]));
-  result.totals = std::move(totals).finish();
+  for (size_t i = 0; i < entries.size(); ++i) totals.add(i % device_count, entries[i]);
+  return std::move(totals).finish();
+}
+
+ProfilePrediction predict_profile_on_every_core(const Predictor& predictor, const KernelProfile& profile,
+                                                const std::vector<DeviceProfile>& devices,
+                                                const DeviceProfile* reference,
+                                                const std::function<void(KernelPrediction&)>& trim) {
+  ProfilePrediction result;
+  result.kernels.resize(profile.kernels.size() * devices.size());
+  result.totals = predict_profile_on_every_core(predictor, profile, devices, reference,
+                                                [&](size_t i, KernelPrediction&& p) {
+                                                  if (trim) trim(p);
+                                                  result.kernels[i] = std::move(p);
+                                                });
   return result;
 }
 

@@ -51,5 +51,9 @@ struct DeviceRank {
 // predict_profile(profile, devices); `top` longest kernels are kept per device.
 std::vector<DeviceRank> rank_devices(const ProfilePrediction& prediction, const KernelProfile& profile,
                                      const std::vector<DeviceProfile>& devices, size_t top = 3);
+// The same from each prediction's time and bound only (kernel-major, as predict_profile orders
+// them): what `rank` keeps of a million predictions.
+std::vector<DeviceRank> rank_devices(const std::vector<TotalsEntry>& predictions, const KernelProfile& profile,
+                                     const std::vector<DeviceProfile>& devices, size_t top = 3);
 
 }  // namespace roofcast

@@ -69,6 +69,12 @@ ProfilePrediction predict_profile_on_every_core(const Predictor& predictor, cons
                                                 const std::vector<DeviceProfile>& devices,
                                                 const DeviceProfile* reference,
                                                 const std::function<void(KernelPrediction&)>& trim);
+// The same, each prediction handed to `store(i, p)` (i: its place, kernel-major) on the thread
+// that made it, for callers that keep less than a KernelPrediction; returns the totals.
+std::vector<DeviceTotal> predict_profile_on_every_core(const Predictor& predictor, const KernelProfile& profile,
+                                                       const std::vector<DeviceProfile>& devices,
+                                                       const DeviceProfile* reference,
+                                                       const std::function<void(size_t, KernelPrediction&&)>& store);
 
 // Kernels [first, last) of `profile` only, as predict_profile predicts them, without totals: one
 // range per thread (`predict` on 100,000 kernels); their totals go through ProfileTotals.
