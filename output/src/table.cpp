@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <iterator>
 #include <ostream>
 #include <sstream>
 #include <string_view>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "roofcast/formats/printable_text.hpp"
@@ -146,6 +149,54 @@ void append_csv_row(const std::vector<std::string>& cells, std::string& text) {
     text += csv_field(cells[i]);
   }
   text += '\n';
+}
+
+void CsvLine::separate() {
+  if (!first_) text_ += ',';
+  first_ = false;
+}
+
+CsvLine& CsvLine::cell(std::string_view text) {
+  separate();
+  // Printable ASCII that is not a formula comes out as csv_field() would write it, without
+  // its copies: as it is, or quoted when it holds a comma or a quote.
+  const bool formula = !text.empty() && std::string_view("=+-@").find(text.front()) != std::string_view::npos;
+  bool printable_ascii = true, quote = false;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    printable_ascii &= byte >= 0x20 && byte < 0x7F;
+    quote |= c == ',' || c == '"';
+  }
+  if (formula || !printable_ascii) {
+    text_ += csv_field(text);
+  } else if (!quote) {
+    text_ += text;
+  } else {
+    text_ += '"';
+    for (size_t quote = text.find('"'); quote != std::string_view::npos; quote = text.find('"')) {
+      text_.append(text.substr(0, quote + 1)).append(1, '"');
+      text.remove_prefix(quote + 1);
+    }
+    text_.append(text).append(1, '"');
+  }
+  return *this;
+}
+
+CsvLine& CsvLine::number(double value) {
+  separate();
+  if (std::isfinite(value)) {
+    char digits[32];  // the longest is 24: "-2.2250738585072014e-308"
+    text_.append(digits, fmt::format_to(digits, FMT_COMPILE("{}"), value));
+  } else {
+    text_ += "inf";
+  }
+  return *this;
+}
+
+CsvLine& CsvLine::optional_number(const std::optional<double>& value) {
+  if (value) return number(*value);
+  separate();
+  return *this;
 }
 
 void CsvWriter::write_row(const std::vector<std::string>& cells) {

@@ -4,7 +4,7 @@
 #          name ".deps" in the device run's `carry`.
 #   There: source scripts/dev/gpu-deps.sh         unpacks them under /tmp/roofcast-deps (not into /)
 #          and exports CMAKE_PREFIX_PATH and LD_LIBRARY_PATH.
-packages=(catch2 libcli11-dev libeigen3-dev libfmt-dev libfmt9 nlohmann-json3-dev)
+packages=(catch2 libcli11-dev libeigen3-dev libfmt-dev libfmt9 nlohmann-json3-dev libsimdjson-dev libsimdjson14)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 if [[ ${1:-} == download ]]; then
