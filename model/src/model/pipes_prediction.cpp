@@ -9,6 +9,7 @@
 
 #include "roofcast/model/atomic_costs.hpp"
 #include "roofcast/model/device_rates.hpp"
+#include "roofcast/model/memory_parallelism.hpp"
 #include "roofcast/model/occupancy.hpp"
 
 namespace roofcast {
@@ -134,8 +135,8 @@ double thread_moved_share(const KernelWork& work, PipesPrediction& p) {
   return share;
 }
 
-// Little's law: an SM with W warps, each with b bytes of loads and stores in flight, draws
-// W x b / latency. A launch with at least as many blocks as SMs keeps the kernel's achieved
+// Little's law: an SM with W warps, each with b bytes of loads and stores in flight per round
+// trip (warp_memory_round), draws W x b / latency. A launch with at least as many blocks as SMs keeps the kernel's achieved
 // occupancy on every SM; a smaller one has one block on each of `blocks` SMs. Weighted over
 // the launch shapes by their share of the blocks.
 void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
@@ -151,11 +152,16 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
   }
   const double dram_bytes = (work.dram_read_bytes + work.dram_write_bytes) * thread_moved_share(work, p);
   const double full_warps = work.achieved_occupancy * rates.warps_per_sm;
+  const WarpMemoryRound round = warp_memory_round(work, rates.dram_latency_ns, terms.warp_mlp);
+  if (round.per_warp)
+    p.notes.push_back(fmt::format("memory parallelism: {:.0f} bytes of loads and stores in flight per warp per {:.0f} ns "
+                                  "round trip (all its loads issued before it waits)",
+                                  round.bytes, round.latency_ns));
   // Nanoseconds per byte (latency / bytes in flight over the active SMs), weighted by blocks.
   double ns_per_byte = 0, total_blocks = 0, costed_blocks = 0;
   if (kernel.launch_shapes.empty()) {
     if (full_warps <= 0) return;
-    ns_per_byte = rates.dram_latency_ns / (sms * full_warps * b);
+    ns_per_byte = round.latency_ns / (sms * full_warps * round.bytes);
     total_blocks = costed_blocks = 1;
   }
   for (const auto& shape : kernel.launch_shapes) {
@@ -174,7 +180,7 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
     }
     const double warps = blocks >= sms ? full_warps : std::ceil(shape.threads_per_block() / kWarpSize);
     if (warps <= 0) return;
-    ns_per_byte += weight * rates.dram_latency_ns / (std::min(blocks, sms) * warps * b);
+    ns_per_byte += weight * round.latency_ns / (std::min(blocks, sms) * warps * round.bytes);
     costed_blocks += weight;
   }
   if (costed_blocks <= 0) return;
@@ -221,7 +227,7 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"dram-writeback", &PipesTerms::dram_writeback},
       {"l2", &PipesTerms::l2},         {"l2-direction", &PipesTerms::l2_direction},
       {"l2-residency", &PipesTerms::l2_residency}, {"l1", &PipesTerms::l1},
-      {"parallelism", &PipesTerms::parallelism},
+      {"parallelism", &PipesTerms::parallelism}, {"warp-mlp", &PipesTerms::warp_mlp},
       {"waves", &PipesTerms::waves},   {"latency", &PipesTerms::latency},
       {"one-wave-latency", &PipesTerms::one_wave_latency},
       {"loaded-latency", &PipesTerms::loaded_latency},
