@@ -152,15 +152,24 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
   }
   const double dram_bytes = (work.dram_read_bytes + work.dram_write_bytes) * thread_moved_share(work, p);
   const double full_warps = work.achieved_occupancy * rates.warps_per_sm;
-  const WarpMemoryRound round = warp_memory_round(work, rates.dram_latency_ns, terms.warp_mlp);
-  if (round.per_warp)
-    p.notes.push_back(fmt::format("memory parallelism: {:.0f} bytes of loads and stores in flight per warp per {:.0f} ns "
-                                  "round trip (all its loads issued before it waits)",
-                                  round.bytes, round.latency_ns));
+  bool noted_round = false;
+  // Noted once, for the first launch shape (the register bound may differ between shapes).
+  const auto round_of = [&](int registers_per_thread) {
+    const WarpMemoryRound round = warp_memory_round(work, rates.dram_latency_ns, terms.warp_mlp, registers_per_thread);
+    if (round.per_warp && !noted_round) {
+      p.notes.push_back(fmt::format("memory parallelism: {:.0f} bytes of loads and stores in flight per warp per {:.0f} "
+                                    "ns round trip, {:.1f} round trip(s) per warp (its loads issued before it waits, "
+                                    "at most one per register)",
+                                    round.bytes, round.latency_ns, round.rounds));
+      noted_round = true;
+    }
+    return round;
+  };
   // Nanoseconds per byte (latency / bytes in flight over the active SMs), weighted by blocks.
   double ns_per_byte = 0, total_blocks = 0, costed_blocks = 0;
   if (kernel.launch_shapes.empty()) {
     if (full_warps <= 0) return;
+    const WarpMemoryRound round = round_of(0);
     ns_per_byte = round.latency_ns / (sms * full_warps * round.bytes);
     total_blocks = costed_blocks = 1;
   }
@@ -180,6 +189,7 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
     }
     const double warps = blocks >= sms ? full_warps : std::ceil(shape.threads_per_block() / kWarpSize);
     if (warps <= 0) return;
+    const WarpMemoryRound round = round_of(shape.registers_per_thread);
     ns_per_byte += weight * round.latency_ns / (std::min(blocks, sms) * warps * round.bytes);
     costed_blocks += weight;
   }
