@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "roofcast/model/memory_parallelism.hpp"
@@ -116,4 +117,61 @@ TEST_CASE("warp-mlp: the DRAM-parallelism cost of a triad is two thirds of one i
         Approx(2e9 * 400 / (100.0 * 32 * 128) * 1e-6));
   const auto& names = pipes_term_names();
   CHECK(std::any_of(names.begin(), names.end(), [](const PipesTermName& n) { return std::string(n.name) == "warp-mlp"; }));
+}
+
+namespace {
+
+// Unloaded DRAM latency 300 ns; the probe's round trip 2 x 200 = 400 ns at 1000 of 4000 GB/s (25 %):
+// latency(u) = 300 x (1 + (400 / 300 - 1) / 0.25 x u) = 300 x (1 + 4/3 u).
+DeviceRates line_rates() {
+  DeviceRates r;
+  r.latency_dram_ns = 300;
+  r.dram_latency_ns = 200;
+  r.dram_probe_gbps = 1000;
+  r.dram_copy_gbps = 4000;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("dram-latency-line: the line through the unloaded chase and the probe") {
+  const DramLatencyLine line = dram_latency_line(line_rates());
+  REQUIRE(line.known);
+  CHECK(line.unloaded_ns == Approx(300));
+  CHECK(line.probe_ns == Approx(400));
+  CHECK(line.probe_load == Approx(0.25));
+  CHECK(line.slope == Approx(4.0 / 3));
+  DeviceRates no_probe = line_rates();
+  no_probe.dram_probe_gbps = 0;  // device profiles before the probe's bandwidth was kept
+  CHECK_FALSE(dram_latency_line(no_probe).known);
+}
+
+TEST_CASE("dram-latency-line: Little's law with the latency of the line, at most the bandwidth") {
+  const DramLatencyLine line = dram_latency_line(line_rates());
+  // 4 ms at the probe's latency is 3 ms at the unloaded one; T = 3 x (1 + 4/3 x 1 / T) gives
+  // T^2 - 3 T - 4 = 0: T = 4 ms (DRAM at 25 %, the latency 400 ns).
+  CHECK(dram_time_under_load(1, 4, line) == Approx(4));
+  // The probe itself: 1 ms at its own latency, its bytes take 0.25 ms at the bandwidth: 1 ms.
+  CHECK(dram_time_under_load(0.25, 1, line) == Approx(1));
+  // Enough in flight: the bandwidth.
+  CHECK(dram_time_under_load(1, 0.1, line) == Approx(1));
+}
+
+TEST_CASE("dram-latency-line: the DRAM time of a prediction, the soft maximum without it") {
+  DeviceProfile device = device_of_100_sms();
+  device.extra_throughput["latency_dram_ns"] = 300;
+  device.extra_throughput["dram_probe_gbps"] = 750;  // the probe at 25 % of the 3000 GB/s copy
+  const auto p = predict_pipes(triad_kernel(), device);
+  const double dram = cost_of(p, "DRAM"), parallelism = cost_of(p, "DRAM parallelism");
+  REQUIRE(dram > 0);
+  REQUIRE(parallelism > 0);
+  // latency(u) = 300 x (1 + (800 / 300 - 1) / 0.25 x u).
+  DramLatencyLine line;
+  line.unloaded_ns = 300;
+  line.probe_ns = 800;
+  line.slope = (800.0 / 300 - 1) / 0.25;
+  CHECK(p.memory_ms == Approx(dram_time_under_load(dram, parallelism, line)));
+  PipesTerms off;
+  off.dram_latency_line = false;
+  CHECK(predict_pipes(triad_kernel(), device, off).memory_ms == Approx(std::hypot(dram, parallelism)));
 }

@@ -1,6 +1,7 @@
 #include "roofcast/model/memory_parallelism.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace roofcast {
 
@@ -25,6 +26,24 @@ WarpMemoryRound warp_memory_round(const KernelWork& work, double dram_latency_ns
   round.latency_ns = kProbeInstructionsPerRound * dram_latency_ns;
   round.per_warp = true;
   return round;
+}
+
+DramLatencyLine dram_latency_line(const DeviceRates& rates) {
+  DramLatencyLine line;
+  if (rates.latency_dram_ns <= 0 || rates.dram_latency_ns <= 0 || rates.dram_probe_gbps <= 0 || rates.dram_copy_gbps <= 0)
+    return line;
+  line.unloaded_ns = rates.latency_dram_ns;
+  line.probe_ns = kProbeInstructionsPerRound * rates.dram_latency_ns;
+  line.probe_load = rates.dram_probe_gbps / rates.dram_copy_gbps;
+  line.slope = std::max(0.0, (line.probe_ns / line.unloaded_ns - 1) / line.probe_load);
+  line.known = true;
+  return line;
+}
+
+double dram_time_under_load(double bandwidth_ms, double parallelism_ms, const DramLatencyLine& line) {
+  const double a = parallelism_ms * line.unloaded_ns / line.probe_ns;
+  const double t = (a + std::sqrt(a * a + 4 * a * line.slope * bandwidth_ms)) / 2;
+  return std::max(bandwidth_ms, t);
 }
 
 }  // namespace roofcast

@@ -238,6 +238,7 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"l2", &PipesTerms::l2},         {"l2-direction", &PipesTerms::l2_direction},
       {"l2-residency", &PipesTerms::l2_residency}, {"l1", &PipesTerms::l1},
       {"parallelism", &PipesTerms::parallelism}, {"warp-mlp", &PipesTerms::warp_mlp},
+      {"dram-latency-line", &PipesTerms::dram_latency_line},
       {"waves", &PipesTerms::waves},   {"latency", &PipesTerms::latency},
       {"one-wave-latency", &PipesTerms::one_wave_latency},
       {"loaded-latency", &PipesTerms::loaded_latency},
@@ -287,11 +288,25 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
   p.compute_ms = compute ? compute->ms * p.compute_wave_factor : 0;
   p.memory_ms = memory ? memory->ms : 0;
   std::string memory_limiter = memory ? memory->name : "";
-  // The DRAM bound and the parallelism bound meet in a knee (soft_max), not a corner.
+  // The DRAM bound and the parallelism bound meet in a knee, not a corner: the latency the
+  // parallelism bound waits grows with the DRAM's load (dram_time_under_load), or without the
+  // bench values for that, the soft maximum.
   const double dram = cost_named(p.memory, "DRAM"), parallelism = cost_named(p.memory, "DRAM parallelism");
-  if (dram > 0 && parallelism > 0 && soft_max(dram, parallelism) > p.memory_ms) {
-    p.memory_ms = soft_max(dram, parallelism);
-    memory_limiter = parallelism > dram ? "DRAM parallelism" : "DRAM";
+  if (dram > 0 && parallelism > 0) {
+    const DramLatencyLine line = terms.dram_latency_line ? dram_latency_line(rates) : DramLatencyLine{};
+    if (terms.dram_latency_line && !line.known)
+      p.notes.push_back("no latency_dram_ns or dram_probe_gbps on this device: DRAM and its parallelism meet in "
+                        "sqrt(a^2 + b^2)");
+    const double dram_time = line.known ? dram_time_under_load(dram, parallelism, line) : soft_max(dram, parallelism);
+    if (line.known)
+      p.notes.push_back(fmt::format("DRAM latency under load: {:.0f} ns unloaded, {:.0f} ns at {:.0f} % of the "
+                                    "bandwidth (the bench's probe): {:.0f} ns at this kernel's {:.0f} %",
+                                    line.unloaded_ns, line.probe_ns, 100 * line.probe_load,
+                                    line.unloaded_ns * (1 + line.slope * dram / dram_time), 100 * dram / dram_time));
+    if (dram_time > p.memory_ms) {
+      p.memory_ms = dram_time;
+      memory_limiter = (line.known ? dram_time > dram : parallelism > dram) ? "DRAM parallelism" : "DRAM";
+    }
   }
   p.bound = p.memory_ms > p.compute_ms ? Bound::memory : Bound::compute;
   double throughput_ms = std::max(p.compute_ms, p.memory_ms);

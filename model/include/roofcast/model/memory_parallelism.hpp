@@ -1,5 +1,6 @@
 #pragma once
 
+#include "roofcast/model/device_rates.hpp"
 #include "roofcast/model/kernel_work.hpp"
 
 namespace roofcast {
@@ -29,5 +30,29 @@ struct WarpMemoryRound {
 // instruction of each warp in flight.
 WarpMemoryRound warp_memory_round(const KernelWork& work, double dram_latency_ns, bool all_loads_before_wait,
                                   int registers_per_thread = 0);
+
+// DRAM latency under load (the `dram-latency-line` term): the round trip a warp waits for grows
+// with the DRAM's utilization u (its throughput over the bandwidth of the kernel's mix). The
+// bench measures it at two loads: unloaded (`latency_dram_ns`, a pointer chase, u = 0) and
+// under its probe's load (a round trip of 2 x `dram_latency_ns` at u = `dram_probe_gbps` /
+// `dram_copy_gbps`); the line through the two is
+//     latency(u) = unloaded_ns x (1 + slope x u).
+struct DramLatencyLine {
+  double unloaded_ns = 0;  // u = 0
+  double probe_ns = 0;     // the probe's round trip
+  double probe_load = 0;   // the probe's u
+  double slope = 0;        // per unit of u, relative to unloaded_ns (>= 0)
+  bool known = false;      // false: a bench value is missing
+};
+DramLatencyLine dram_latency_line(const DeviceRates& rates);
+
+// The time DRAM needs for the kernel's bytes when its warps keep a fixed number of bytes in
+// flight, by Little's law with the latency of the line: throughput X = bytes in flight /
+// latency(X / bandwidth). `bandwidth_ms`: the bytes at the bandwidth of the kernel's mix;
+// `parallelism_ms`: at the probe's round trip (the DRAM-parallelism cost). With
+// a = parallelism_ms x unloaded / probe (the time at the unloaded latency) the time T solves
+// T = a x (1 + slope x bandwidth_ms / T), and DRAM cannot go faster than its bandwidth:
+//     max(bandwidth_ms, (a + sqrt(a^2 + 4 a slope bandwidth_ms)) / 2).
+double dram_time_under_load(double bandwidth_ms, double parallelism_ms, const DramLatencyLine& line);
 
 }  // namespace roofcast
