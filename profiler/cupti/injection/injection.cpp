@@ -148,8 +148,7 @@ void collect_at_entry(CUpti_CallbackId cbid, const CUpti_CallbackData* data, uin
   lock_counters();
   t_replaying = true;
   try {
-    // In the single run the checkpoint's copies are not the application's transfers.
-    if (g->timing) g->timing->pause_copies();
+    if (g->timing) g->timing->pause();  // the single run: the replays are not the application's
     const KernelRelaunch relaunch(cbid, data->functionParams);
     g->counters->collect(data->context, launch.device, relaunch, index, launch);
     ++g->recorded;
@@ -159,11 +158,11 @@ void collect_at_entry(CUpti_CallbackId cbid, const CUpti_CallbackData* data, uin
                         {collector_record::kNameKey, launch.name},
                         {collector_record::kCbidKey, cbid},
                         {collector_record::kLaunchAttributesKey, relaunch.attribute_ids()}});
-    if (g->timing) g->timing->resume_copies();
+    if (g->timing) g->timing->resume();
   } catch (const std::exception& error) {
     if (g->timing) {
       try {
-        g->timing->resume_copies();
+        g->timing->resume();
       } catch (const std::exception&) {
       }
     }
