@@ -111,11 +111,19 @@ TEST_CASE("global atomics: single-lane atomics on one word at the same-word benc
   CHECK(cost.one_word_ms == Approx(2));
   CHECK(cost.ms == Approx(2));
   CHECK(cost.name == "global atomics (one word)");
-  // Every lane on the word (32 requests per instruction): not the bench's single-lane pattern.
+  // Every lane on the word (32 requests per instruction): the word's 3.2e7 read-modify-writes
+  // in a row, 64 ms at 0.5 G/s (the slice's bound: 16 ms, crossbar 1.024 ms).
   work.global_atomic_l2_requests = work.global_atomic_l2_sectors = work.atomic_busiest_l2_slice_cycles = 3.2e7;
   cost = global_atomics_cost(work, rates);
+  CHECK(cost.one_word_ms == Approx(64));
+  CHECK(cost.name == "global atomics (one word)");
+  // With lanes_on_one_word off: single-lane requests only, so the slice's bound.
+  cost = global_atomics_cost(work, rates, {}, false);
   CHECK(cost.one_word_ms == 0);
   CHECK(cost.name == "global atomics (busiest L2 slice)");
+  // 32 words of one line (4 sectors a request): not one word.
+  work.global_atomic_l2_requests = 8e6;
+  CHECK(global_atomics_cost(work, rates).one_word_ms == 0);
   // Spread over slices (the busiest has a tenth): not one word.
   work = atomic_work(1e5, 1e6);
   work.global_atomic_l2_requests = 1e6;

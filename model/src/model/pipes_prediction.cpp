@@ -41,7 +41,8 @@ const PipesCost* largest(const std::vector<PipesCost>& costs) {
 void add_global_atomics_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceRates& rates,
                              const PipesTerms& terms, PipesPrediction& p) {
   const GlobalAtomicsCost cost =
-      global_atomics_cost(work, rates, terms.one_word_type ? one_word_reference_of(kernel, work) : OneWordReference{});
+      global_atomics_cost(work, rates, terms.one_word_type ? one_word_reference_of(kernel, work) : OneWordReference{},
+                          terms.one_word_lanes);
   if (cost.name.empty()) return;
   p.notes.insert(p.notes.end(), cost.notes.begin(), cost.notes.end());
   p.compute.push_back({cost.name, cost.ms});
@@ -220,6 +221,7 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"pipes", &PipesTerms::pipes},   {"issue", &PipesTerms::issue},
       {"tensor", &PipesTerms::tensor}, {"shared", &PipesTerms::shared},
       {"atomics", &PipesTerms::atomics}, {"one-word-type", &PipesTerms::one_word_type},
+      {"one-word-lanes", &PipesTerms::one_word_lanes},
       {"dram-direction", &PipesTerms::dram_direction},
       {"dram-writeback", &PipesTerms::dram_writeback},
       {"l2", &PipesTerms::l2},         {"l2-direction", &PipesTerms::l2_direction},

@@ -43,7 +43,9 @@ OneWordReference one_word_reference_of(const KernelRecord& kernel, const KernelW
 // distinct-address atomic rate. `reference` (with `ns_per_request` > 0) bounds the one-word
 // cost's data type: no counter says whether the atomics were integer or float, and the
 // same-word benches measure both (docs/pipes-model.md, "Atomics under contention").
+// `lanes_on_one_word`: lanes of one instruction on one word are that word's read-modify-writes
+// in a row as well (false: single-lane requests only).
 GlobalAtomicsCost global_atomics_cost(const KernelWork& work, const DeviceRates& rates,
-                                      const OneWordReference& reference = {});
+                                      const OneWordReference& reference = {}, bool lanes_on_one_word = true);
 
 }  // namespace roofcast
