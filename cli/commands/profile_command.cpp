@@ -107,6 +107,10 @@ void add_profile_command(CLI::App& app) {
                       "all: replay every launch in the collector and empty the L2 before each pass, as Nsight "
                       "Compute does (default); none: CUPTI's kernel replay, caches as left by the memory restore")
       ->check(CLI::IsMember({"all", "none"}));
+  command->add_flag("--single-run", request.single_run,
+                    "Time and profile in one run of the application instead of two (faster for applications that "
+                    "run long): the first N launches of each kernel and shape are profiled (--sample N), and they "
+                    "are timed from an empty L2, as Nsight Compute times them; not for CUDA graphs' kernels");
   command->add_flag("--per-launch", request.per_launch, "Also write every launch's record under its kernel");
   command->add_option("--sample", options->sample,
                       "Counters for at most N launches of each kernel and launch shape, spread over the run, scaled "

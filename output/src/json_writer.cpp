@@ -1,5 +1,6 @@
 #include "roofcast/output/json_writer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -75,7 +76,20 @@ void JsonWriter::flush() {
   buffer_.clear();
 }
 
+// A line break and the indentation of up to kMaxFastDepth levels, appended in one piece.
+constexpr size_t kMaxFastDepth = 32;
+constexpr std::array<char, 1 + 2 * kMaxFastDepth> kLineBreak = [] {
+  std::array<char, 1 + 2 * kMaxFastDepth> text{};
+  text[0] = '\n';
+  for (size_t i = 1; i < text.size(); ++i) text[i] = ' ';
+  return text;
+}();
+
 void JsonWriter::indent() {
+  if (levels_.size() <= kMaxFastDepth) {
+    buffer_.append(kLineBreak.data(), 1 + 2 * levels_.size());
+    return;
+  }
   buffer_ += '\n';
   buffer_.append(2 * levels_.size(), ' ');
 }
@@ -99,13 +113,28 @@ void JsonWriter::key(std::string_view name) {
   Level& level = levels_.back();
   if (!level.empty && !(level.last_key < name))
     throw std::logic_error(fmt::format("JsonWriter: key \"{}\" after \"{}\" (nlohmann sorts keys)", name, level.last_key));
-  if (!level.empty) buffer_ += ',';
+  const bool first = level.empty;
   level.empty = false;
   level.last_key = name;
+  after_key_ = true;
+  // Most keys are short plain names: their separator, indentation, quotes and colon go into the
+  // text as one piece.
+  const size_t depth = levels_.size();
+  std::array<char, 2 + 2 * kMaxFastDepth + 64 + 4> piece;
+  if (depth <= kMaxFastDepth && name.size() <= 64 && needs_no_escaping(name)) {
+    char* end = piece.data();
+    if (!first) *end++ = ',';
+    end = std::copy_n(kLineBreak.data(), 1 + 2 * depth, end);
+    *end++ = '"';
+    end = std::copy(name.begin(), name.end(), end);
+    end = std::copy_n("\": ", 3, end);
+    buffer_.append(piece.data(), static_cast<size_t>(end - piece.data()));
+    return;
+  }
+  if (!first) buffer_ += ',';
   indent();
   write_string(name);
   buffer_ += ": ";
-  after_key_ = true;
 }
 
 void JsonWriter::open(char bracket, bool object) {
@@ -136,7 +165,7 @@ void JsonWriter::value(double number) {
   // nlohmann's shortest round-trip form ("1.0", "1e-05"), as its serializer writes it.
   std::array<char, 64> buffer{};
   char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
-  buffer_.append(buffer.data(), end);
+  buffer_.append(buffer.data(), static_cast<size_t>(end - buffer.data()));
 }
 
 void JsonWriter::value(std::int64_t number) {

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "roofcast/model/for_each_parallel.hpp"
@@ -21,21 +22,19 @@ namespace {
 
 std::string fixed(double value, int digits) {
   if (std::isinf(value)) return "inf";
-  return fmt::format("{:.{}f}", value, digits);
+  return fmt::format(FMT_COMPILE("{:.{}f}"), value, digits);
 }
 std::string percent(double fraction) { return fixed(100 * fraction, 2); }
 std::string optional_fixed(const std::optional<double>& value, int digits) {
   return value ? fixed(*value, digits) : "-";
 }
 std::string signed_percent(const std::optional<double>& fraction) {
-  return fraction ? fmt::format("{:+.2f}", 100 * *fraction) : "-";
+  return fraction ? fmt::format(FMT_COMPILE("{:+.2f}"), 100 * *fraction) : "-";
 }
-std::string csv_number(double value) { return std::isfinite(value) ? fmt::format("{}", value) : "inf"; }
-std::string csv_optional(const std::optional<double>& value) { return value ? csv_number(*value) : ""; }
-std::string ms(double value) { return fmt::format("{:#.4g}", value); }
+std::string ms(double value) { return fmt::format(FMT_COMPILE("{:#.4g}"), value); }
 std::string optional_ms(const std::optional<double>& value) { return value ? ms(*value) : "-"; }
 std::string error_percent(const std::optional<double>& error) {
-  return error ? fmt::format("{:+.1f}", 100 * *error) : "-";
+  return error ? fmt::format(FMT_COMPILE("{:+.1f}"), 100 * *error) : "-";
 }
 
 // The columns and cells each model shows in the table; the rest is common to every model.
@@ -161,27 +160,32 @@ class PredictionTablePrinter : public PredictionPrinter {
   std::vector<std::unique_ptr<TableRows>> parts_;
 };
 
-std::vector<std::string> csv_cells(const KernelPrediction& p) {
+// One prediction's CSV row (the header's columns, formats.md), appended to `text`.
+void append_csv_prediction(const KernelPrediction& p, std::string& text) {
+  CsvLine line(text);
+  line.cell(p.kernel).cell(p.device);
   if (const ThesisPrediction* t = p.prediction.thesis()) {
     const auto& k = p.parameters;
-    return {p.kernel, p.device, std::string(to_string(k.type)), to_string(t->bound),
-            csv_number(t->predicted_ms), csv_optional(p.measured_ms), csv_optional(p.error),
-            csv_optional(p.E_util), csv_optional(p.corrected_ms), csv_optional(p.corrected_error),
-            csv_number(k.W_comp), csv_number(k.W_traf), csv_number(k.E_mix), csv_number(k.D_ops),
-            csv_number(k.D_ldst), csv_number(k.D_other()), csv_number(t->T_op), csv_number(t->W_op),
-            csv_number(t->W_ldst), csv_number(t->W_other), csv_number(t->C_op), csv_number(t->C_ldst),
-            csv_number(t->C_other), csv_number(t->E_instr), csv_number(t->T_op_adjusted),
-            csv_number(t->O_krn), csv_number(t->O_dev), csv_number(t->T_predicted)};
+    line.cell(to_string(k.type)).cell(to_string(t->bound)).number(t->predicted_ms).optional_number(p.measured_ms);
+    line.optional_number(p.error).optional_number(p.E_util).optional_number(p.corrected_ms);
+    line.optional_number(p.corrected_error);
+    for (const double value : {k.W_comp, k.W_traf, k.E_mix, k.D_ops, k.D_ldst, k.D_other(), t->T_op, t->W_op,
+                               t->W_ldst, t->W_other, t->C_op, t->C_ldst, t->C_other, t->E_instr,
+                               t->T_op_adjusted, t->O_krn, t->O_dev, t->T_predicted})
+      line.number(value);
+  } else {
+    const PipesPrediction& r = *p.prediction.pipes();
+    line.cell(r.limiter).cell(to_string(r.bound));
+    for (const double value : {r.compute_ms, r.memory_ms, r.latency.ms, r.compute_wave_factor, r.launch_ms,
+                               r.predicted_ms})
+      line.number(value);
+    line.optional_number(p.corrected_ms).optional_number(p.measured_ms);
   }
-  const PipesPrediction& r = *p.prediction.pipes();
-  auto number = [](double v) { return fmt::format("{}", v); };
-  return {p.kernel, p.device, r.limiter, to_string(r.bound), number(r.compute_ms), number(r.memory_ms),
-          number(r.latency.ms), number(r.compute_wave_factor), number(r.launch_ms), number(r.predicted_ms),
-          p.corrected_ms ? number(*p.corrected_ms) : "", p.measured_ms ? number(*p.measured_ms) : ""};
+  line.end();
 }
 
 struct CsvRows : PredictionRows {
-  void add(const KernelPrediction& p) override { append_csv_row(csv_cells(p), text); }
+  void add(const KernelPrediction& p) override { append_csv_prediction(p, text); }
   std::string text;
 };
 
@@ -197,7 +201,12 @@ class PredictionCsvPrinter : public PredictionPrinter {
       csv_.write_row({"kernel", "device", "limiter", "bound", "compute_ms", "memory_ms", "latency_ms",
                       "compute_wave_factor", "launch_ms", "predicted_ms", "calibrated_ms", "measured_ms"});
   }
-  void add(const KernelPrediction& p) override { csv_.write_row(csv_cells(p)); }
+  void add(const KernelPrediction& p) override {
+    std::string text;
+    append_csv_prediction(p, text);
+    csv_.flush();
+    out_ << text;
+  }
   std::unique_ptr<PredictionRows> rows() const override { return std::make_unique<CsvRows>(); }
   void write(std::unique_ptr<PredictionRows> rows) override {
     csv_.flush();

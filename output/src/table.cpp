@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <iterator>
 #include <ostream>
 #include <sstream>
 #include <string_view>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "roofcast/formats/printable_text.hpp"
@@ -41,6 +44,18 @@ size_t display_width(std::string_view text) {
                                            [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
+// Most cells are printable ASCII: printable() would return them as they are, one column per byte.
+bool printable_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte < 0x7F;
+  });
+}
+
+size_t printed_width(std::string_view cell) {
+  return printable_ascii(cell) ? cell.size() : display_width(printable(cell));
+}
+
 }  // namespace
 
 void Table::add_row(const std::vector<std::string>& cells) {
@@ -71,10 +86,10 @@ void Table::append(const Table& other) {
 
 std::vector<size_t> text_widths(const Table& table) {
   std::vector<size_t> widths;
-  for (const auto& column : table.columns) widths.push_back(display_width(printable(column.header)));
+  for (const auto& column : table.columns) widths.push_back(printed_width(column.header));
   for (size_t r = 0; r < table.row_count(); ++r) {
     for (size_t i = 0; i < table.cell_count(r) && i < widths.size(); ++i)
-      widths[i] = std::max(widths[i], display_width(printable(table.cell(r, i))));
+      widths[i] = std::max(widths[i], printed_width(table.cell(r, i)));
   }
   return widths;
 }
@@ -84,8 +99,10 @@ namespace {
 template <typename CellAt>
 void append_line(const Table& table, const std::vector<size_t>& widths, CellAt cell_at, size_t cell_count,
                  bool header, std::string& text) {
+  std::string escaped;
   for (size_t i = 0; i < widths.size(); ++i) {
-    const std::string cell = i < cell_count ? printable(cell_at(i)) : std::string();
+    std::string_view cell = i < cell_count ? std::string_view(cell_at(i)) : std::string_view();
+    if (!printable_ascii(cell)) cell = escaped = printable(cell);
     const size_t pad = widths[i] - display_width(cell);
     const bool right = table.columns[i].align_right && !header;
     if (i > 0) text += "  ";
@@ -146,6 +163,54 @@ void append_csv_row(const std::vector<std::string>& cells, std::string& text) {
     text += csv_field(cells[i]);
   }
   text += '\n';
+}
+
+void CsvLine::separate() {
+  if (!first_) text_ += ',';
+  first_ = false;
+}
+
+CsvLine& CsvLine::cell(std::string_view text) {
+  separate();
+  // Printable ASCII that is not a formula comes out as csv_field() would write it, without
+  // its copies: as it is, or quoted when it holds a comma or a quote.
+  const bool formula = !text.empty() && std::string_view("=+-@").find(text.front()) != std::string_view::npos;
+  bool plain = true, quote = false;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    plain &= byte >= 0x20 && byte < 0x7F;
+    quote |= c == ',' || c == '"';
+  }
+  if (formula || !plain) {
+    text_ += csv_field(text);
+  } else if (!quote) {
+    text_ += text;
+  } else {
+    text_ += '"';
+    for (size_t quote = text.find('"'); quote != std::string_view::npos; quote = text.find('"')) {
+      text_.append(text.substr(0, quote + 1)).append(1, '"');
+      text.remove_prefix(quote + 1);
+    }
+    text_.append(text).append(1, '"');
+  }
+  return *this;
+}
+
+CsvLine& CsvLine::number(double value) {
+  separate();
+  if (std::isfinite(value)) {
+    char digits[32];  // the longest is 24: "-2.2250738585072014e-308"
+    text_.append(digits, fmt::format_to(digits, FMT_COMPILE("{}"), value));
+  } else {
+    text_ += "inf";
+  }
+  return *this;
+}
+
+CsvLine& CsvLine::optional_number(const std::optional<double>& value) {
+  if (value) return number(*value);
+  separate();
+  return *this;
 }
 
 void CsvWriter::write_row(const std::vector<std::string>& cells) {

@@ -163,17 +163,73 @@ uint64_t plan_sample(const RunRecords& timing, uint64_t sample, const std::strin
   return planned;
 }
 
+std::string joined_metric_names(const std::vector<std::string>& metrics) {
+  std::string joined;
+  for (const auto& metric : metrics) joined += (joined.empty() ? "" : ",") + metric;
+  return joined;
+}
+
+// --single-run: the timing and the counter collector in one run of the application; each writes
+// its own records, so the two are joined as the records of two runs are.
+ProfileResult profile_in_one_run(const ProfileRequest& request, const ProfileMessage& message,
+                                 const std::string& library, const std::string& recorded_env, MetricSetName set,
+                                 bool per_process, const fs::path& folder) {
+  auto env = collector_environment(request, library, folder, "single");
+  const std::vector<std::string> metrics = metric_names(set);
+  env[protocol::kMetricsVariable] = joined_metric_names(metrics);
+  env[protocol::kCacheControlVariable] = request.cache_control;
+  env[protocol::kRecordEnvVariable] = recorded_env;
+  if (request.sample > 0) env[protocol::kSampleVariable] = std::to_string(request.sample);  // no plan: the first N
+  // How many CUDA processes the application runs is not known before it runs: they take the
+  // GPU's counters in turns whatever their number.
+  env[protocol::kShareCountersVariable] = std::string("1");
+  const AppExit exit = run_monitored(request, env, folder, "counters", 0);
+  const RunRecords timing = read_run_records(folder, "timing");
+  const RunRecords counters = read_run_records(folder, "counters");
+  bool usable = report(timing, "timing", message);
+  usable = report(counters, "counter", message) && usable;
+  if (timing.launches.empty() && usable) {
+    message(why_nothing_recorded(timing, request));
+    usable = false;
+  }
+  ProfileResult result;
+  result.application = exit;
+  if (!usable) return result;
+  const ProfiledRun run{request, timing, main_device(timing), per_process,
+                        output_groups(request.output, per_process, timing)};
+  const JoinedRuns joined = join_runs(timing, counters, request.sample > 0);
+  if (joined.counters_only > 0)
+    message(fmt::format("warning: {} counted launch(es) have no timed counterpart; they are left out",
+                        joined.counters_only));
+  std::vector<std::string> notes;
+  if (exit.exit_code != 0 || exit.signaled || counters.incomplete_processes > 0)
+    notes.push_back(fmt::format("the application {}: the launches it made before are recorded, later ones are "
+                                "missing",
+                                how_it_ended(exit)));
+  if (joined.launches.empty()) {
+    message("no launch has both timing and counters");
+    return result;
+  }
+  result.outputs = profile_outputs(run, joined, counters, {exit, exit}, metrics, notes);
+  return result;
+}
+
 }  // namespace
 
 ProfileResult profile_application(const ProfileRequest& request, const ProfileMessage& message) {
   MetricSetName set = MetricSetName::full;
   if (!parse_metric_set_name(request.metric_set, set))
     throw InputError(fmt::format("profile: --metrics: expected thesis or full, found \"{}\"", request.metric_set));
+  if (request.single_run && (request.timing_only || request.cache_control != "all"))
+    throw InputError("profile: --single-run profiles in the run that times: it needs counters (no --timing-only) and "
+                     "--cache-control all");
   const std::string library = companion(protocol::kInjectionLibraryName);
   const bool per_process = is_per_process(request.output);
   if (!per_process) check_replaceable(request.output);  // before the application runs, not after
   const std::string recorded_env = recorded_variables(request.output);
   RecordsFolder folder(request.records_dir);
+  if (request.single_run)
+    return profile_in_one_run(request, message, library, recorded_env, set, per_process, folder.path());
   const fs::path timing_folder = fs::path(folder.path()) / "timing";
   const fs::path counter_folder = fs::path(folder.path()) / "counters";
   fs::create_directories(timing_folder);
@@ -208,9 +264,7 @@ ProfileResult profile_application(const ProfileRequest& request, const ProfileMe
   fs::create_directories(counter_folder);
   auto env = collector_environment(request, library, counter_folder, "counters");
   const std::vector<std::string> metrics = metric_names(set);
-  std::string joined_metrics;
-  for (const auto& metric : metrics) joined_metrics += (joined_metrics.empty() ? "" : ",") + metric;
-  env[protocol::kMetricsVariable] = joined_metrics;
+  env[protocol::kMetricsVariable] = joined_metric_names(metrics);
   env[protocol::kCacheControlVariable] = request.cache_control;
   env[protocol::kRecordEnvVariable] = recorded_env;
   const uint64_t planned = plan_sample(timing, request.sample, folder.path(), env);

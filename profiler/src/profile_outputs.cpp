@@ -73,6 +73,7 @@ ProfileOutput profile_output(const ProfiledRun& run, const OutputGroup& group, c
                                request.cache_control};
   nlohmann::json profile = kernel_profile_json(kernels, provenance, request.per_launch);
   profile["collector"]["sample"] = request.sample > 0 ? nlohmann::json(request.sample) : nlohmann::json("all");
+  if (request.single_run) profile["collector"]["single_run"] = true;
   if (run.per_process) {
     nlohmann::json pids = nlohmann::json::array();
     for (int p : group.processes) pids.push_back(run.timing.process_info[static_cast<size_t>(p)].pid);
@@ -85,13 +86,17 @@ ProfileOutput profile_output(const ProfiledRun& run, const OutputGroup& group, c
   parse_kernel_profile(*output.text, group.file);  // what we write must be what roofcast reads
   int64_t launch_count = 0, profiled_count = 0;
   for (const auto& kernel : kernels) launch_count += kernel.invocations, profiled_count += kernel.profiled_invocations;
+  const std::string runs =
+      request.single_run ? fmt::format("one run {:.1f} s", exits.counters.wall_seconds)
+                         : fmt::format("timing run {:.1f} s, counter run {:.1f} s", exits.timing.wall_seconds,
+                                       exits.counters.wall_seconds);
   output.summary = fmt::format(
-      "{} kernels, {} launches ({} profiled, {}) on {} -> {} (timing run {:.1f} s, counter run {:.1f} s, {} replay "
-      "passes){}",
-      kernels.size(), launch_count, profiled_count,
-      request.sample > 0 ? fmt::format("at most {} per kernel and launch shape", request.sample) : "all",
-      run.device.name.empty() ? "unknown GPU" : run.device.name, printable(group.file), exits.timing.wall_seconds,
-      exits.counters.wall_seconds,
+      "{} kernels, {} launches ({} profiled, {}) on {} -> {} ({}, {} replay passes){}", kernels.size(), launch_count,
+      profiled_count,
+      request.sample > 0 ? fmt::format("at most {} per kernel and launch shape{}", request.sample,
+                                       request.single_run ? ", the first ones" : "")
+                         : "all",
+      run.device.name.empty() ? "unknown GPU" : run.device.name, printable(group.file), runs,
       counters.passes ? std::to_string(*counters.passes * static_cast<size_t>(profiled_count)) : "?",
       copies_summary(copies, request.device));
   return output;

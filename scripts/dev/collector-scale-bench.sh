@@ -9,7 +9,9 @@
 #  3. PARTS=ncu: on every corpus program (RUN_ARGS as scripts/dev/validate-gpu.sh runs them),
 #     the wall time of `roofcast profile` (full metric set, default sample) against ncu with the
 #     same metrics, cache and clock control, on as many launches as roofcast profiled (-c);
-#     ncu-vs-roofcast.md is the table. Stops starting programs NCU_PART_BUDGET_S seconds in.
+#     ncu-vs-roofcast.md is the table; also `roofcast profile --single-run` (one run, the first
+#     launches of each shape profiled), against ncu on as many launches as it profiled.
+#     Stops starting programs NCU_PART_BUDGET_S seconds in; PROGRAMS="lmsor ..." picks programs.
 # Usage: scripts/dev/collector-scale-bench.sh [BUILD] [RESULTS]   PARTS="scale sample ncu" picks parts
 # (default "scale sample").
 set -uo pipefail
@@ -86,11 +88,14 @@ if [[ $PARTS == *" ncu "* ]]; then
   : >"$N/times.tsv"
   part_start=$(date +%s)
   programs=()
-  for w in redblack_sor lmsor sgemm stream int_heavy divergent short_kernel serial_latency launch_chain \
-    low_occupancy atomics graph_gather merge_sort bulk_copy; do
-    programs+=("$w|$BIN/roofcast-workload-$w $RUN_ARGS")
+  for w in ${PROGRAMS:-redblack_sor lmsor sgemm stream int_heavy divergent short_kernel serial_latency launch_chain \
+    low_occupancy atomics graph_gather merge_sort bulk_copy pytorch_ops}; do
+    if [[ $w == pytorch_ops ]]; then
+      programs+=("pytorch_ops|python3 $PWD/workloads/pytorch_ops.py $RUN_ARGS")
+    else
+      programs+=("$w|$BIN/roofcast-workload-$w $RUN_ARGS")
+    fi
   done
-  programs+=("pytorch_ops|python3 $PWD/workloads/pytorch_ops.py $RUN_ARGS")
   for entry in "${programs[@]}"; do
     w=${entry%%|*}
     read -ra cmd <<<"${entry#*|}"
@@ -118,24 +123,42 @@ if [[ $PARTS == *" ncu "* ]]; then
       rc_n=-; ncu_s=-; ncu_launches=0
     fi
     rm -f "$N/$w-ncu.ncu-rep"  # large; the log keeps what ncu profiled
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$launches" "$profiled" "$ncu_launches" "$app" "$roof" "$ncu_s" \
-      "$rc_app" "$rc_r" "$rc_n" >>"$N/times.tsv"
+    # One run: the first launches of each shape profiled, so ncu -c profiles the same ones where
+    # it profiles as many (it takes the first launches).
+    t0=$(now)
+    $T "$BIN/roofcast" profile --single-run -o "$N/$w-single.json" -- "${cmd[@]}" >"$N/$w-single.log" 2>&1
+    rc_s=$?; t1=$(now); single=$(elapsed $t0 $t1)
+    single_profiled=$(python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels']; print(sum(x.get('profiled_invocations', x['invocations']) for x in k))" "$N/$w-single.json" 2>/dev/null || echo 0)
+    if ((single_profiled > 0 && single_profiled != profiled)); then
+      t0=$(now)
+      $T ncu --metrics "$METRICS" --cache-control all --clock-control none -c "$single_profiled" -f -o "$N/$w-ncu-single" \
+        "${cmd[@]}" >"$N/$w-ncu-single.log" 2>&1
+      t1=$(now); ncu_single_s=$(elapsed $t0 $t1)
+      rm -f "$N/$w-ncu-single.ncu-rep"
+    else
+      ncu_single_s=$ncu_s
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$launches" "$profiled" "$ncu_launches" "$app" \
+      "$roof" "$ncu_s" "$rc_app" "$rc_r" "$rc_n" "$single_profiled" "$single" "$ncu_single_s" "$rc_s" >>"$N/times.tsv"
   done
   python3 - "$N/times.tsv" >"$R/ncu-vs-roofcast.md" <<'PY'
 import sys
-print("| program | launches | profiled by roofcast | profiled by ncu (-c) | app alone (s) | roofcast profile (s) | ncu (s) | roofcast / ncu | exit codes app/roofcast/ncu |")
-print("|---|---|---|---|---|---|---|---|---|")
+print("| program | launches | profiled by roofcast | profiled by ncu (-c) | app alone (s) | roofcast profile (s) | ncu (s) | roofcast / ncu "
+      "| --single-run: profiled | --single-run (s) | ncu -c as many (s) | --single-run / ncu | exit codes app/roofcast/ncu/single |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+def ratio(a, b):
+    try:
+        return f"{float(a) / float(b):.2f}" + (" **slower**" if float(a) > float(b) else "")
+    except ValueError:
+        return "-"
 for line in open(sys.argv[1]):
     f = line.rstrip("\n").split("\t")
-    if len(f) < 10:
-        print(f"| {f[0]} | {f[1] if len(f) > 1 else ''} |  |  |  |  |  |  |  |")
+    if len(f) < 14:
+        print(f"| {f[0]} | {f[1] if len(f) > 1 else ''} |  |  |  |  |  |  |  |  |  |  |  |")
         continue
-    w, launches, profiled, ncu_launches, app, roof, ncu, ra, rr, rn = f
-    try:
-        ratio = f"{float(roof) / float(ncu):.2f}" + (" **slower**" if float(roof) > float(ncu) else "")
-    except ValueError:
-        ratio = "-"
-    print(f"| {w} | {launches} | {profiled} | {ncu_launches} | {app} | {roof} | {ncu} | {ratio} | {ra}/{rr}/{rn} |")
+    w, launches, profiled, ncu_launches, app, roof, ncu, ra, rr, rn, sp, single, ncu_single, rs = f
+    print(f"| {w} | {launches} | {profiled} | {ncu_launches} | {app} | {roof} | {ncu} | {ratio(roof, ncu)} "
+          f"| {sp} | {single} | {ncu_single} | {ratio(single, ncu_single)} | {ra}/{rr}/{rn}/{rs} |")
 PY
   cat "$R/ncu-vs-roofcast.md"
 fi

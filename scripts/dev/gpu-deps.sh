@@ -4,7 +4,7 @@
 #          name ".deps" in the device run's `carry`.
 #   There: source scripts/dev/gpu-deps.sh         unpacks them under /tmp/roofcast-deps (not into /)
 #          and exports CMAKE_PREFIX_PATH and LD_LIBRARY_PATH.
-packages=(catch2 libcli11-dev libeigen3-dev libfmt-dev libfmt9 nlohmann-json3-dev)
+packages=(catch2 libcli11-dev libeigen3-dev libfmt-dev libfmt9 nlohmann-json3-dev libsimdjson-dev libsimdjson14)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 if [[ ${1:-} == download ]]; then
@@ -19,11 +19,20 @@ if [[ ${1:-} == download ]]; then
 fi
 
 # Unpacked whenever carried: the GPU machine may hold other versions (it has Catch2 3).
+# Each source package gets a prefix of its own: one package's include folder then never hides
+# another's headers (simdjson's include path would otherwise bring nlohmann 3.11.2 into the
+# targets that link simdjson, and the machine's own nlohmann into the others: two ABIs).
 if ls "$root"/.deps/*.deb >/dev/null 2>&1; then
-  mkdir -p /tmp/roofcast-deps
-  for deb in "$root"/.deps/*.deb; do dpkg -x "$deb" /tmp/roofcast-deps; done
-  export CMAKE_PREFIX_PATH=/tmp/roofcast-deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
-  export LD_LIBRARY_PATH=/tmp/roofcast-deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  for deb in "$root"/.deps/*.deb; do
+    source_package=$(dpkg-deb -f "$deb" Source | cut -d' ' -f1)
+    [[ -n $source_package ]] || source_package=$(dpkg-deb -f "$deb" Package)
+    prefix=/tmp/roofcast-deps/$source_package
+    mkdir -p "$prefix"
+    dpkg -x "$deb" "$prefix"
+    [[ :${CMAKE_PREFIX_PATH:-}: == *":$prefix/usr:"* ]] || export CMAKE_PREFIX_PATH=$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
+    [[ :${LD_LIBRARY_PATH:-}: == *":$prefix/usr/lib/x86_64-linux-gnu:"* ]] ||
+      export LD_LIBRARY_PATH=$prefix/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  done
 elif [[ ! -f /usr/include/fmt/format.h ]]; then
   echo "gpu-deps: fmt is not installed and .deps/ has no packages: run 'scripts/dev/gpu-deps.sh download' here and carry .deps" >&2
   return 1 2>/dev/null || exit 1

@@ -108,6 +108,16 @@ TEST_CASE("command-line mistakes exit non-zero with usage help") {
   const auto cache = run_roofcast({"profile", "--cache-control", "some", "--", "true"});
   CHECK(cache.exit_code != 0);
   CHECK_THAT(cache.err, Catch::Contains("--cache-control"));
+  // One run that times and counts needs counters and the collector's own replay.
+  for (const std::vector<std::string>& extra : {std::vector<std::string>{"--timing-only"},
+                                                std::vector<std::string>{"--cache-control", "none"}}) {
+    std::vector<std::string> arguments = {"profile", "--single-run"};
+    arguments.insert(arguments.end(), extra.begin(), extra.end());
+    arguments.insert(arguments.end(), {"--", "true"});
+    const auto single = run_roofcast(arguments);
+    CHECK(single.exit_code == 1);
+    CHECK_THAT(single.err, Catch::Contains("--single-run"));
+  }
 }
 
 namespace {

@@ -188,3 +188,28 @@ TEST_CASE("texts the fast path does not take are read by the checked reader") {
   agree["counters"]["dram_write_transactions"] = 1;
   require_same("{" + header + ", \"kernels\": [" + agree.dump() + "]}");
 }
+
+TEST_CASE("numbers and strings where two JSON parsers could differ: the fast path agrees with the checked reader") {
+  const std::string header = R"("format": "roofcast-profile", "version": 1, "kernels": [)";
+  auto with_name = [&](const std::string& name_json) {
+    return "{" + header + R"({"name": )" + name_json + R"(, "parameters": {"K_type": "fp32", "W_comp": 1,
+        "W_traf": 1, "E_mix": 0.5, "D_ops": 0.5, "D_ldst": 0.25}}]})";
+  };
+  auto with_w_comp = [&](const std::string& number) {
+    return "{" + header + R"({"name": "k", "parameters": {"K_type": "fp32", "W_comp": )" + number + R"(,
+        "W_traf": 1, "E_mix": 0.5, "D_ops": 0.5, "D_ldst": 0.25}}]})";
+  };
+  // Escaped surrogates: a pair, a lone high one, a lone low one, a reversed pair; raw bytes that
+  // are not UTF-8 (an encoded surrogate, an overlong slash, a stray continuation byte).
+  for (const std::string name : {R"("\ud83d\ude00")", R"("\ud83d")", R"("\ude00")", R"("\ude00\ud83d")",
+                                 R"("a\ud83dx")", "\"\xED\xA0\x80\"", "\"\xC0\xAF\"", "\"\x80\"", R"("\u0000")",
+                                 "\"tab\there\"", R"("\/\b\f\n\r\t")", R"("")"})
+    require_same(with_name(name));
+  // Integers beyond 64 bits, the double range's edges, subnormals, negative zero, exponents.
+  for (const std::string number :
+       {"18446744073709551615", "18446744073709551616", "-9223372036854775808", "-9223372036854775809",
+        "1e308", "1.7976931348623157e308", "1.7976931348623159e308", "1e-320", "4.9e-324", "2.4e-324", "-0",
+        "-0.0", "0e0", "1E2", "1e+2", "0.1e1", "01", "1.", ".5", "+1", "1e", "0x10", "Infinity", "NaN",
+        "123456789012345678901234567890", "0.30000000000000004", "9007199254740993"})
+    require_same(with_w_comp(number));
+}

@@ -62,6 +62,37 @@ TEST_CASE("a sampled profile scales a few launches per shape to all, as a full c
   fs::remove_all(folder);
 }
 
+TEST_CASE("--single-run times every launch and counts the first ones in one run, as two runs count them") {
+  const fs::path folder = fresh("single");
+  const auto two = run_roofcast({"profile", "-o", (folder / "two.json").string(), "--", kTree, "--children", "0"});
+  INFO(two.err);
+  REQUIRE(two.exit_code == 0);
+  const auto one = run_roofcast(
+      {"profile", "--single-run", "-o", (folder / "one.json").string(), "--", kTree, "--children", "0"});
+  INFO(one.err);
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.err.find("41 launches (6 profiled") != std::string::npos);
+  CHECK(one.err.find("one run") != std::string::npos);
+  auto t = kernels_by_short_name(read_checked_profile(folder / "two.json"));
+  auto o = kernels_by_short_name(read_checked_profile(folder / "one.json"));
+  REQUIRE(o.size() == t.size());
+  CHECK(o.at("tree_step")["invocations"] == 40);
+  CHECK(o.at("tree_step")["profiled_invocations"] == 5);
+  CHECK(o.at("tree_step")["measured_ms"].get<double>() > 0);
+  for (const char* metric : {"smsp__inst_executed.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+                             "smsp__sass_thread_inst_executed_op_memory_pred_on.sum"}) {
+    INFO(metric);
+    CHECK(o.at("tree_step")["counters"][metric].get<double>() ==
+          Approx(t.at("tree_step")["counters"][metric].get<double>()).epsilon(1e-6));
+  }
+  // The checkpoint's copies are the collector's, not the application's transfers.
+  const auto one_profile = nlohmann::json::parse(roofcast::read_text_file(folder / "one.json"));
+  const auto two_profile = nlohmann::json::parse(roofcast::read_text_file(folder / "two.json"));
+  CHECK(one_profile.value("transfers", nlohmann::json::array()) == two_profile.value("transfers", nlohmann::json::array()));
+  CHECK(one_profile["collector"]["single_run"] == true);
+  fs::remove_all(folder);
+}
+
 TEST_CASE("every process of a fork tree gets its own profile, and merge combines them for predict") {
   const fs::path folder = fresh("tree");
   const auto result = run_roofcast({"profile", "-o", (folder / "rank%q{ROOFCAST_TEST_RANK}.json").string(), "--", kTree});

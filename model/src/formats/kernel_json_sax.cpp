@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <simdjson.h>
 
 #include "roofcast/formats/input_limits.hpp"
 #include "roofcast/model/counter_names.hpp"
@@ -17,7 +17,6 @@ namespace roofcast {
 
 namespace {
 
-using nlohmann::json;
 namespace limits = input_limits;
 
 // Field's checks (json_field.cpp) as predicates on a number already read.
@@ -81,28 +80,24 @@ unsigned parameter_key(std::string_view key) {
 }
 constexpr unsigned kAllParameterKeys = (2u << std::size(kParameterFields)) - 1;
 
-// nlohmann's SAX interface (duck-typed): every event either fits a well-formed kernel or stops
-// the parse (returns false).
+// The events of a SAX parser: every event either fits a well-formed kernel or stops the walk
+// (returns false).
 class KernelSax {
  public:
   std::optional<KernelRecord> take() { return ok_ && done_ ? std::optional(std::move(record_)) : std::nullopt; }
 
   bool null() { return scalar(nullptr, nullptr); }
   bool boolean(bool) { return scalar(nullptr, nullptr); }
-  bool number_integer(json::number_integer_t n) { return number(static_cast<double>(n)); }
-  bool number_unsigned(json::number_unsigned_t n) { return number(static_cast<double>(n)); }
-  bool number_float(json::number_float_t n, const std::string&) { return number(static_cast<double>(n)); }
+  bool number(double n) { return scalar(&n, nullptr); }
   bool string(std::string& text) { return scalar(nullptr, &text); }
-  bool binary(json::binary_t&) { return refuse(); }
-  bool key(std::string& key) {
-    if (skip_depth_ == 0) key_.swap(key);
+  bool key(std::string_view key) {
+    if (skip_depth_ == 0) key_.assign(key);
     return true;
   }
-  bool start_object(size_t) { return open(true); }
-  bool start_array(size_t) { return open(false); }
+  bool start_object() { return open(true); }
+  bool start_array() { return open(false); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
-  bool parse_error(size_t, const std::string&, const nlohmann::detail::exception&) { return refuse(); }
 
  private:
   enum class Where { kernel, counters, by_device, parameters, shapes, shape, grid, block };
@@ -111,7 +106,6 @@ class KernelSax {
     ok_ = false;
     return false;
   }
-  bool number(double n) { return scalar(&n, nullptr); }
 
   // A key of the current object seen for the first time.
   bool first_time(unsigned& seen, unsigned key) {
@@ -325,11 +319,53 @@ class KernelSax {
   bool done_ = false;
 };
 
+// The events of one parsed value, in document order (duplicate keys included), as nlohmann's
+// SAX parser gives them. Strings are checked for UTF-8 again: the checked reader refuses an
+// escaped lone surrogate, which simdjson may decode.
+bool walk(simdjson::dom::element value, KernelSax& sax, std::string& text) {
+  using simdjson::dom::element_type;
+  switch (value.type()) {
+    case element_type::OBJECT: {
+      if (!sax.start_object()) return false;
+      const simdjson::dom::object object = value.get_object().value_unsafe();
+      for (const auto field : object) {
+        if (!simdjson::validate_utf8(field.key.data(), field.key.size())) return false;
+        if (!sax.key(field.key) || !walk(field.value, sax, text)) return false;
+      }
+      return sax.end_object();
+    }
+    case element_type::ARRAY: {
+      if (!sax.start_array()) return false;
+      const simdjson::dom::array array = value.get_array().value_unsafe();
+      for (const auto element : array)
+        if (!walk(element, sax, text)) return false;
+      return sax.end_array();
+    }
+    case element_type::INT64: return sax.number(static_cast<double>(value.get_int64().value_unsafe()));
+    case element_type::UINT64: return sax.number(static_cast<double>(value.get_uint64().value_unsafe()));
+    case element_type::DOUBLE: return sax.number(value.get_double().value_unsafe());
+    case element_type::STRING: {
+      const std::string_view view = value.get_string().value_unsafe();
+      if (!simdjson::validate_utf8(view.data(), view.size())) return false;
+      text.assign(view);
+      return sax.string(text);
+    }
+    case element_type::BOOL: return sax.boolean(value.get_bool().value_unsafe());
+    case element_type::NULL_VALUE: return sax.null();
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<KernelRecord> read_well_formed_kernel(std::string_view kernel_json) {
+  // One parser per thread: it keeps its buffers from one kernel to the next.
+  thread_local simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(kernel_json.data(), kernel_json.size()).get(root) != simdjson::SUCCESS) return std::nullopt;
   KernelSax sax;
-  if (!json::sax_parse(kernel_json.data(), kernel_json.data() + kernel_json.size(), &sax)) return std::nullopt;
+  std::string text;
+  if (!walk(root, sax, text)) return std::nullopt;
   return sax.take();
 }
 

@@ -29,7 +29,7 @@ void set_pipe_rate(const DeviceProfile& device, DeviceRates& rates, const std::s
 }
 
 // Rates taken as measured (0 when the profile lacks them): the member and its throughput key.
-constexpr std::array<std::pair<double DeviceRates::*, const char*>, 25> kMeasuredRates{{
+constexpr std::array<std::pair<double DeviceRates::*, const char*>, 26> kMeasuredRates{{
     {&DeviceRates::global_atomics_gops, "atomic_global_gops"},
     {&DeviceRates::global_atomics_same_address_gops, "atomic_global_same_address_gops"},
     {&DeviceRates::global_atomics_scattered_gops, "atomic_global_scattered_gops"},
@@ -44,6 +44,7 @@ constexpr std::array<std::pair<double DeviceRates::*, const char*>, 25> kMeasure
     {&DeviceRates::l1_gbps, "l1_gbps"},
     {&DeviceRates::kernel_floor_us, "kernel_floor_us"},
     {&DeviceRates::dram_latency_ns, "dram_latency_ns"},
+    {&DeviceRates::dram_probe_gbps, "dram_probe_gbps"},
     {&DeviceRates::warp_issue_interval_ns, "warp_issue_interval_ns"},
     {&DeviceRates::latency_ffma_ns, "latency_ffma_ns"},
     {&DeviceRates::latency_dfma_ns, "latency_dfma_ns"},

@@ -82,8 +82,9 @@ void add_measured_counters(const KernelCounters& counters, KernelWork& work) {
   work.l2_from_sm_bytes = l2_write + l2_atom + l2_red;
   work.l2_store_bytes = l2_write;
   work.l1_bytes = value_or(extra, "l1tex__t_bytes.sum");
-  const double global_instructions =
-      value_or(extra, "smsp__inst_executed_op_global_ld.sum") + value_or(extra, "smsp__inst_executed_op_global_st.sum");
+  work.global_load_instructions = value_or(extra, "smsp__inst_executed_op_global_ld.sum");
+  work.global_store_instructions = value_or(extra, "smsp__inst_executed_op_global_st.sum");
+  const double global_instructions = work.global_load_instructions + work.global_store_instructions;
   if (global_instructions > 0) work.bytes_per_global_instruction = work.l1_bytes / global_instructions;
   work.achieved_occupancy = value_or(extra, "sm__warps_active.avg.pct_of_peak_sustained_active") / 100;
   // Per-launch maximum over the L2 slices, summed over the launches.

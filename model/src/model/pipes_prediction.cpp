@@ -9,6 +9,7 @@
 
 #include "roofcast/model/atomic_costs.hpp"
 #include "roofcast/model/device_rates.hpp"
+#include "roofcast/model/memory_parallelism.hpp"
 #include "roofcast/model/occupancy.hpp"
 
 namespace roofcast {
@@ -137,8 +138,8 @@ double thread_moved_share(const KernelWork& work, PipesPrediction& p) {
   return share;
 }
 
-// Little's law: an SM with W warps, each with b bytes of loads and stores in flight, draws
-// W x b / latency. A launch with at least as many blocks as SMs keeps the kernel's achieved
+// Little's law: an SM with W warps, each with b bytes of loads and stores in flight per round
+// trip (warp_memory_round), draws W x b / latency. A launch with at least as many blocks as SMs keeps the kernel's achieved
 // occupancy on every SM; a smaller one has one block on each of `blocks` SMs. Weighted over
 // the launch shapes by their share of the blocks.
 void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
@@ -154,11 +155,25 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
   }
   const double dram_bytes = (work.dram_read_bytes + work.dram_write_bytes) * thread_moved_share(work, p);
   const double full_warps = work.achieved_occupancy * rates.warps_per_sm;
+  bool noted_round = false;
+  // Noted once, for the first launch shape (the register bound may differ between shapes).
+  const auto round_of = [&](int registers_per_thread) {
+    const WarpMemoryRound round = warp_memory_round(work, rates.dram_latency_ns, terms.warp_mlp, registers_per_thread);
+    if (round.per_warp && !noted_round) {
+      p.notes.push_back(fmt::format("memory parallelism: {:.0f} bytes of loads and stores in flight per warp per {:.0f} "
+                                    "ns round trip, {:.1f} round trip(s) per warp (its loads issued before it waits, "
+                                    "at most one per register)",
+                                    round.bytes, round.latency_ns, round.rounds));
+      noted_round = true;
+    }
+    return round;
+  };
   // Nanoseconds per byte (latency / bytes in flight over the active SMs), weighted by blocks.
   double ns_per_byte = 0, total_blocks = 0, costed_blocks = 0;
   if (kernel.launch_shapes.empty()) {
     if (full_warps <= 0) return;
-    ns_per_byte = rates.dram_latency_ns / (sms * full_warps * b);
+    const WarpMemoryRound round = round_of(0);
+    ns_per_byte = round.latency_ns / (sms * full_warps * round.bytes);
     total_blocks = costed_blocks = 1;
   }
   for (const auto& shape : kernel.launch_shapes) {
@@ -177,7 +192,8 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
     }
     const double warps = blocks >= sms ? full_warps : std::ceil(shape.threads_per_block() / kWarpSize);
     if (warps <= 0) return;
-    ns_per_byte += weight * rates.dram_latency_ns / (std::min(blocks, sms) * warps * b);
+    const WarpMemoryRound round = round_of(shape.registers_per_thread);
+    ns_per_byte += weight * round.latency_ns / (std::min(blocks, sms) * warps * round.bytes);
     costed_blocks += weight;
   }
   if (costed_blocks <= 0) return;
@@ -226,7 +242,8 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"dram-writeback", &PipesTerms::dram_writeback},
       {"l2", &PipesTerms::l2},         {"l2-direction", &PipesTerms::l2_direction},
       {"l2-residency", &PipesTerms::l2_residency}, {"l1", &PipesTerms::l1},
-      {"parallelism", &PipesTerms::parallelism},
+      {"parallelism", &PipesTerms::parallelism}, {"warp-mlp", &PipesTerms::warp_mlp},
+      {"dram-latency-line", &PipesTerms::dram_latency_line},
       {"waves", &PipesTerms::waves},   {"latency", &PipesTerms::latency},
       {"one-wave-latency", &PipesTerms::one_wave_latency},
       {"loaded-latency", &PipesTerms::loaded_latency},
@@ -276,11 +293,25 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
   p.compute_ms = compute ? compute->ms * p.compute_wave_factor : 0;
   p.memory_ms = memory ? memory->ms : 0;
   std::string memory_limiter = memory ? memory->name : "";
-  // The DRAM bound and the parallelism bound meet in a knee (soft_max), not a corner.
+  // The DRAM bound and the parallelism bound meet in a knee, not a corner: the latency the
+  // parallelism bound waits grows with the DRAM's load (dram_time_under_load), or without the
+  // bench values for that, the soft maximum.
   const double dram = cost_named(p.memory, "DRAM"), parallelism = cost_named(p.memory, "DRAM parallelism");
-  if (dram > 0 && parallelism > 0 && soft_max(dram, parallelism) > p.memory_ms) {
-    p.memory_ms = soft_max(dram, parallelism);
-    memory_limiter = parallelism > dram ? "DRAM parallelism" : "DRAM";
+  if (dram > 0 && parallelism > 0) {
+    const DramLatencyLine line = terms.dram_latency_line ? dram_latency_line(rates) : DramLatencyLine{};
+    if (terms.dram_latency_line && !line.known)
+      p.notes.push_back("no latency_dram_ns or dram_probe_gbps on this device: DRAM and its parallelism meet in "
+                        "sqrt(a^2 + b^2)");
+    const double dram_time = line.known ? dram_time_under_load(dram, parallelism, line) : soft_max(dram, parallelism);
+    if (line.known)
+      p.notes.push_back(fmt::format("DRAM latency under load: {:.0f} ns unloaded, {:.0f} ns at {:.0f} % of the "
+                                    "bandwidth (the bench's probe): {:.0f} ns at this kernel's {:.0f} %",
+                                    line.unloaded_ns, line.probe_ns, 100 * line.probe_load,
+                                    line.unloaded_ns * (1 + line.slope * dram / dram_time), 100 * dram / dram_time));
+    if (dram_time > p.memory_ms) {
+      p.memory_ms = dram_time;
+      memory_limiter = (line.known ? dram_time > dram : parallelism > dram) ? "DRAM parallelism" : "DRAM";
+    }
   }
   p.bound = p.memory_ms > p.compute_ms ? Bound::memory : Bound::compute;
   double throughput_ms = std::max(p.compute_ms, p.memory_ms);

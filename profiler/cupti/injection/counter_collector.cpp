@@ -229,6 +229,10 @@ void CounterCollector::collect(CUcontext context, int device, const KernelRelaun
   }
   tools.checkpoint->restore();  // the application's own launch runs next, on the saved data
   lap("checkpoint_restore");
+  if (flush_before_application_) {
+    tools.flush->run(relaunch.stream());
+    lap("l2_flush");
+  }
   record(profiler, context, index, launch, &cost_ns);
 }
 

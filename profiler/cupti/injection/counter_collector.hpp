@@ -37,6 +37,10 @@ class CounterCollector {
   ~CounterCollector();
 
   CacheControl cache_control() const { return cache_control_; }
+  // The single run (--single-run) times the application's own launch after collect(): empty
+  // the L2 once more after the last restore, so that it starts from a cold L2 as ncu measures
+  // it, not from whatever the restore left there.
+  void flush_before_application(bool flush) { flush_before_application_ = flush; }
 
   // CacheControl::all, at launch entry: all passes of `launch`, then the memory restored; throws.
   void collect(CUcontext context, int device, const KernelRelaunch& relaunch, uint64_t index,
@@ -81,6 +85,7 @@ class CounterCollector {
   std::vector<const char*> metric_pointers_;
   bool reconfigure_after_reset_ = true;
   bool flush_between_passes_ = true;
+  bool flush_before_application_ = false;
   bool profiler_initialized_ = false;
   bool share_ = false;
   CacheControl cache_control_ = CacheControl::all;

@@ -1,7 +1,8 @@
 // The collector proper: loaded into the application's processes by the CUDA driver through
 // CUDA_INJECTION64_PATH, configured by the environment the launcher sets
-// (collector_protocol.hpp). One mode per run: "timing" (Activity API) or "counters" (Range
-// Profiler). It never changes what the application computes or prints.
+// (collector_protocol.hpp). One mode per run: "timing" (Activity API), "counters" (Range
+// Profiler), or "single" (both in one run: --single-run). It never changes what the application
+// computes or prints.
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_target.h>
@@ -41,7 +42,8 @@ namespace {
 struct Injection {
   std::string mode;
   int pid = 0;
-  std::unique_ptr<RecordWriter> writer;
+  std::unique_ptr<RecordWriter> writer;         // the mode's records (the counter records in "single")
+  std::unique_ptr<RecordWriter> timing_writer;  // "single": the timing records, in a file of their own
   std::unique_ptr<LaunchFilter> filter;
   std::unique_ptr<LaunchSampler> sampler;  // counter run with --sample N
   int sampler_pid = 0;
@@ -57,6 +59,7 @@ struct Injection {
   bool share_counters = false;
   uint64_t recorded = 0;
   bool ended = false;
+  bool graph_warned = false;
   // Counter run: a copy of each instantiated graph (the application may destroy its graph once
   // instantiated), and the memory saved before a graph launch is walked node by node.
   std::map<CUgraphExec, CUgraph> graphs;
@@ -64,6 +67,9 @@ struct Injection {
 };
 
 Injection* g = nullptr;
+
+// Where timing records go: their own file in the single run.
+RecordWriter& timing_writer() { return g->timing_writer ? *g->timing_writer : *g->writer; }
 constexpr uint64_t kProgressEvery = 1000;  // timing run: a progress record per this many launches
 
 // Set while this thread replays a launch: the collector's own launches (the replays, the L2
@@ -132,6 +138,7 @@ void on_context_created(CUcontext context) {
   chip.deviceIndex = static_cast<size_t>(device);
   if (cuptiDeviceGetChipName(&chip) == CUPTI_SUCCESS) record[collector_record::kChipKey] = chip.pChipName;
   g->writer->write(record);
+  if (g->timing_writer) g->timing_writer->write(record);
 }
 
 // CacheControl::all: the whole counter collection happens at the launch's entry.
@@ -141,6 +148,8 @@ void collect_at_entry(CUpti_CallbackId cbid, const CUpti_CallbackData* data, uin
   lock_counters();
   t_replaying = true;
   try {
+    // In the single run the checkpoint's copies are not the application's transfers.
+    if (g->timing) g->timing->pause_copies();
     const KernelRelaunch relaunch(cbid, data->functionParams);
     g->counters->collect(data->context, launch.device, relaunch, index, launch);
     ++g->recorded;
@@ -150,7 +159,14 @@ void collect_at_entry(CUpti_CallbackId cbid, const CUpti_CallbackData* data, uin
                         {collector_record::kNameKey, launch.name},
                         {collector_record::kCbidKey, cbid},
                         {collector_record::kLaunchAttributesKey, relaunch.attribute_ids()}});
+    if (g->timing) g->timing->resume_copies();
   } catch (const std::exception& error) {
+    if (g->timing) {
+      try {
+        g->timing->resume_copies();
+      } catch (const std::exception&) {
+      }
+    }
     g->counters_failed = true;
     report_error(fmt::format("launch {} of {}: {} (replaying with an L2 flush needs device memory for a copy of "
                              "the application's data and a scratch buffer; --cache-control none uses CUPTI's "
@@ -169,20 +185,21 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
   if (KernelRelaunch(cbid, data->functionParams).stream_is_capturing()) return;
   launch->device = device_of(data->context);
   std::optional<uint64_t> index;
+  bool count = false;  // the counter collector profiles this launch
   {
     std::lock_guard lock(g->state_mutex);
     index = g->filter->admit(launch->demangled, launch->device);
-    if (index && g->counters && !sampled(*launch)) index.reset();
+    count = index && g->counters && !g->counters_failed && sampled(*launch);
   }
   if (!index) return;
   if (g->timing) {
     g->timing->on_launch(data->correlationId, *index, *launch);
     // Activity records arrive by the buffer: the launcher's progress line counts these.
     if ((*index + 1) % kProgressEvery == 0)
-      g->writer->write(
+      timing_writer().write(
           {{collector_record::kType, collector_record::kProgress}, {collector_record::kLaunchesSeenKey, *index + 1}});
-    return;
   }
+  if (!count) return;
   if (g->counters->cache_control() == CacheControl::all) {
     collect_at_entry(cbid, data, *index, *launch);
     return;
@@ -328,7 +345,7 @@ void walk_graph(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
 }
 
 void on_launch_exit(const CUpti_CallbackData* data) {
-  if (g->timing || *data->correlationData == 0) return;
+  if (!g->counters || *data->correlationData == 0) return;
   std::unique_ptr<PendingLaunch> pending(reinterpret_cast<PendingLaunch*>(*data->correlationData));
   *data->correlationData = 0;
   if (pending->profiling) {
@@ -368,10 +385,18 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
   const auto* data = static_cast<const CUpti_CallbackData*>(info);
   if (is_graph_launch(cbid)) {
     if (data->callbackSite != CUPTI_API_ENTER) return;
-    if (g->timing && !stream_is_capturing(graph_launch_stream(cbid, data)))
+    if (g->timing && !stream_is_capturing(graph_launch_stream(cbid, data))) {
       g->timing->on_graph_launch(data->correlationId);
-    else if (g->counters)
+      if (g->counters && !g->graph_warned) {  // the single run
+        g->graph_warned = true;
+        g->writer->write({{collector_record::kType, collector_record::kWarning},
+                          {collector_record::kMessageKey,
+                           "the kernels of CUDA graph launches get no counters in a single run (--single-run): "
+                           "profile without it for them"}});
+      }
+    } else if (g->counters && !g->timing) {
       walk_graph(cbid, data);
+    }
     return;
   }
   if (!is_kernel_launch(cbid)) return;
@@ -384,13 +409,17 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
 void finish(bool aborted) {
   if (g == nullptr || g->pid != getpid() || g->ended) return;
   g->ended = true;
-  if (g->timing) g->timing->flush();
-  const uint64_t launches = g->timing ? g->timing->recorded() : g->recorded;
-  nlohmann::json end = {{collector_record::kType, collector_record::kEnd},
-                        {collector_record::kLaunchesKey, launches},
-                        {collector_record::kAbortedKey, aborted}};
-  if (g->timing) end[collector_record::kCopiesKey] = g->timing->copies();
-  g->writer->write(end);
+  if (g->timing) {
+    g->timing->flush();
+    timing_writer().write({{collector_record::kType, collector_record::kEnd},
+                           {collector_record::kLaunchesKey, g->timing->recorded()},
+                           {collector_record::kAbortedKey, aborted},
+                           {collector_record::kCopiesKey, g->timing->copies()}});
+  }
+  if (g->counters || !g->timing)
+    g->writer->write({{collector_record::kType, collector_record::kEnd},
+                      {collector_record::kLaunchesKey, g->recorded},
+                      {collector_record::kAbortedKey, aborted}});
 }
 
 void at_exit() { finish(false); }
@@ -461,10 +490,12 @@ int initialize() {
   g->mode = mode ? mode : "timing";
   const char* folder = env(protocol::kOutputDirVariable);
   g->folder = folder ? folder : ".";
-  g->writer = std::make_unique<RecordWriter>(g->folder, g->mode);
+  const bool single_run = g->mode == "single";
+  g->writer = std::make_unique<RecordWriter>(g->folder, single_run ? "counters" : g->mode);
+  if (single_run) g->timing_writer = std::make_unique<RecordWriter>(g->folder, "timing");
   try {
     g->filter = std::make_unique<LaunchFilter>(filter_from_environment());
-    if (g->mode == "counters") {
+    if (g->mode == "counters" || single_run) {
       std::vector<std::string> metrics = split_metrics(env(protocol::kMetricsVariable));
       if (metrics.empty()) throw std::runtime_error(fmt::format("{} is empty", protocol::kMetricsVariable));
       const char* share = env(protocol::kShareCountersVariable);
@@ -472,8 +503,11 @@ int initialize() {
       const char* cache = env(protocol::kCacheControlVariable);
       const CacheControl cache_control =
           cache && std::strcmp(cache, "none") == 0 ? CacheControl::none : CacheControl::all;
+      if (single_run && cache_control != CacheControl::all)
+        throw std::runtime_error("a single run (--single-run) needs --cache-control all");
       g->counters =
           std::make_unique<CounterCollector>(*g->writer, std::move(metrics), g->share_counters, cache_control);
+      g->counters->flush_before_application(single_run);
       if (const char* sample = env(protocol::kSampleVariable)) {
         const char* plan_path = env(protocol::kSamplePlanVariable);
         std::optional<SamplePlan> plan = plan_path ? SamplePlan::read(plan_path) : SamplePlan();
@@ -481,8 +515,9 @@ int initialize() {
         g->sampler = std::make_unique<LaunchSampler>(std::move(*plan), std::strtoull(sample, nullptr, 10));
         g->sampler_pid = g->pid;
       }
-    } else {
-      g->timing = std::make_unique<TimingCollector>(*g->writer, [](const LaunchInfo& launch) {
+    }
+    if (g->mode != "counters") {
+      g->timing = std::make_unique<TimingCollector>(timing_writer(), [](const LaunchInfo& launch) {
         std::lock_guard lock(g->state_mutex);
         return g->filter->admit(launch.demangled, launch.device);
       });

@@ -62,6 +62,16 @@ std::optional<TimingCollector::Pending> TimingCollector::graph_node_launch(const
   return Pending{*index, std::move(launch)};
 }
 
+void TimingCollector::pause_copies() {
+  check_cupti(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityDisable(MEMCPY)");
+  check_cupti(cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityDisable(MEMSET)");
+}
+
+void TimingCollector::resume_copies() {
+  check_cupti(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
+  check_cupti(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityEnable(MEMSET)");
+}
+
 void TimingCollector::flush() { cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); }
 
 void CUPTIAPI TimingCollector::buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {

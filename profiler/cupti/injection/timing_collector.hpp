@@ -28,6 +28,10 @@ class TimingCollector {
   void on_launch(uint32_t correlation_id, uint64_t index, const LaunchInfo& launch);
   void on_graph_launch(uint32_t correlation_id);
   void flush();  // forced: also incomplete buffers (process exit, context teardown)
+  // The single run (--single-run): no memcpy/memset records while the counter collector saves
+  // and restores device memory, which are its copies, not the application's.
+  void pause_copies();
+  void resume_copies();
   uint64_t recorded() const { return recorded_; }
   uint64_t copies() const { return copies_; }  // memcpy and memset records written
 

@@ -8,7 +8,7 @@
 namespace roofcast {
 
 // One kernel of a profile's `kernels` array (the text of that one JSON value) read straight into
-// its record by nlohmann's SAX parser: no JSON tree, no field paths. This is the profile reader's
+// its record from simdjson's parse: no nlohmann tree, no field paths. This is the profile reader's
 // fast path for well-formed kernels only: it returns nullopt for anything the checked reader
 // (parse_kernel in profile_json.cpp) would refuse, and also for inputs it does not bother to
 // handle (a key given twice, two spellings of one counter); the caller then reads the file with

@@ -35,6 +35,7 @@ struct DeviceRates {
   // Effective DRAM latency under streaming load: an SM with W warps, each with b bytes of
   // loads and stores in flight, draws at most W x b / latency.
   double dram_latency_ns = 0;
+  double dram_probe_gbps = 0;                   // the bandwidth of the probe that measured it; 0 when not recorded
   double warps_per_sm = 0;                      // warp slots of an SM
   // Latencies of one warp alone, unloaded (`latency_*_ns`, docs/bench.md), and the SM clock
   // they were measured at; 0 when the device profile predates them.

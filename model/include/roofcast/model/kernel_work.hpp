@@ -63,6 +63,7 @@ struct KernelWork {
   // occupancy, 0..1) and the L1 bytes one global load or store instruction moves; 0 when not recorded.
   double achieved_occupancy = 0;
   double bytes_per_global_instruction = 0;
+  double global_load_instructions = 0, global_store_instructions = 0;  // warp-level; 0 when not recorded
   // True when the pipe counts were measured; false when derived from the thesis' counters
   // or published parameters (then `notes` says how).
   bool measured_pipes = false;

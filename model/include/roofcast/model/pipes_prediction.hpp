@@ -35,6 +35,12 @@ struct PipesTerms {
   bool l2_residency = true;    // data that fits in the target's L2 is served by L2, not DRAM
   bool l1 = true;              // L1 traffic at L1 bandwidth
   bool parallelism = true;     // DRAM bandwidth an SM can draw with the loads it keeps in flight
+  // A warp keeps all its global loads in flight at once, and its stores do not stall it
+  // (memory_parallelism.hpp; off: one load or store instruction per warp in flight).
+  bool warp_mlp = true;
+  // DRAM latency grows with DRAM utilization along the line through the bench's unloaded chase
+  // and its probe (memory_parallelism.hpp; off: DRAM and parallelism meet in sqrt(a^2 + b^2)).
+  bool dram_latency_line = true;
   bool waves = true;           // blocks per SM: partial waves, idle SMs
   bool latency = true;         // one warp's serial work: latencies too few resident warps cannot hide
   // Launches of one wave or less get no DRAM-parallelism cost where the latency term holds their

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,22 @@ class CsvWriter {
 };
 // One CsvWriter row, appended to `text`.
 void append_csv_row(const std::vector<std::string>& cells, std::string& text);
+
+// One row appended to `text` cell by cell, without a string per cell (a million prediction
+// rows): text cells as CsvWriter writes them, numbers as fmt's "{}" ("inf" when not finite).
+class CsvLine {
+ public:
+  explicit CsvLine(std::string& text) : text_(text) {}
+  CsvLine& cell(std::string_view text);
+  CsvLine& number(double value);
+  CsvLine& optional_number(const std::optional<double>& value);  // empty when there is none
+  void end() { text_ += '\n'; }
+
+ private:
+  void separate();
+  std::string& text_;
+  bool first_ = true;
+};
 void write_csv(const Table& table, std::ostream& out);
 std::string render_csv(const Table& table);
 

@@ -29,6 +29,9 @@ struct ProfileRequest {
   std::string records_dir;           // where the collector's records stay; empty: a temporary folder
   uint64_t sample = 5;               // counters for at most this many launches per shape; 0: all
   bool show_progress = false;        // a status line on stderr while the application runs
+  // One run instead of two: every launch timed and the first `sample` launches of each shape
+  // profiled in the same run (docs/profiler.md, "One run"). Needs cache_control "all".
+  bool single_run = false;
 };
 
 // One file of the result, in the order the processes that go into it first launched.
@@ -48,8 +51,8 @@ struct ProfileResult {
 // what was left out and why.
 using ProfileMessage = std::function<void(const std::string&)>;
 
-// Runs the application (twice: timing, then counters, unless timing_only or the timing run was
-// interrupted) and builds the profiles of its processes. Throws InputError where the collector
+// Runs the application (twice: timing, then counters, unless timing_only, single_run or the
+// timing run was interrupted) and builds the profiles of its processes. Throws InputError where the collector
 // was not built, the output cannot be replaced, the application cannot be started, or the
 // collector's records are malformed.
 ProfileResult profile_application(const ProfileRequest& request, const ProfileMessage& message);
