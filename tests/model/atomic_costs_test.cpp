@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "roofcast/model/atomic_costs.hpp"
+#include "roofcast/model/pipes_prediction.hpp"
 
 using namespace roofcast;
 
@@ -110,11 +111,19 @@ TEST_CASE("global atomics: single-lane atomics on one word at the same-word benc
   CHECK(cost.one_word_ms == Approx(2));
   CHECK(cost.ms == Approx(2));
   CHECK(cost.name == "global atomics (one word)");
-  // Every lane on the word (32 requests per instruction): not the bench's single-lane pattern.
+  // Every lane on the word (32 requests per instruction): the word's 3.2e7 read-modify-writes
+  // in a row, 64 ms at 0.5 G/s (the slice's bound: 16 ms, crossbar 1.024 ms).
   work.global_atomic_l2_requests = work.global_atomic_l2_sectors = work.atomic_busiest_l2_slice_cycles = 3.2e7;
   cost = global_atomics_cost(work, rates);
+  CHECK(cost.one_word_ms == Approx(64));
+  CHECK(cost.name == "global atomics (one word)");
+  // With lanes_on_one_word off: single-lane requests only, so the slice's bound.
+  cost = global_atomics_cost(work, rates, {}, false);
   CHECK(cost.one_word_ms == 0);
   CHECK(cost.name == "global atomics (busiest L2 slice)");
+  // 32 words of one line (4 sectors a request): not one word.
+  work.global_atomic_l2_requests = 8e6;
+  CHECK(global_atomics_cost(work, rates).one_word_ms == 0);
   // Spread over slices (the busiest has a tenth): not one word.
   work = atomic_work(1e5, 1e6);
   work.global_atomic_l2_requests = 1e6;
@@ -124,6 +133,79 @@ TEST_CASE("global atomics: single-lane atomics on one word at the same-word benc
   work = atomic_work(1e6, 1e6);
   work.global_atomic_l2_requests = 1e6;
   CHECK(global_atomics_cost(work, rates).name == "global atomics (busiest L2 slice)");
+}
+
+TEST_CASE("global atomics: one word's data type bounded by the reference's time per atomic") {
+  auto rates = atomic_rates();
+  rates.global_atomics_same_word_gops = 1;        // integer: 1 ns per atomic
+  rates.global_atomics_same_word_f32_gops = 0.25;  // float: 4 ns per atomic
+  rates.sm_clock_mhz = 2000;
+  KernelWork work = atomic_work(1e6, 1e6);  // 1e6 single-lane requests on one word
+  work.global_atomic_l2_requests = 1e6;
+  OneWordReference reference;
+  // No reference time: the integer rate, 1e6 x 1 ns = 1 ms.
+  auto cost = global_atomics_cost(work, rates, reference);
+  CHECK(cost.one_word_ms == Approx(1));
+  CHECK(cost.one_word_ns_per_request == Approx(1));
+  // The reference took 5 ns per request in all: the float rate fits in it (4 ns), 4 ms.
+  reference.ns_per_request = 5;
+  cost = global_atomics_cost(work, rates, reference);
+  CHECK(cost.one_word_ns_per_request == Approx(4));
+  CHECK(cost.one_word_ms == Approx(4));
+  CHECK(cost.name == "global atomics (one word)");
+  CHECK(has_note(cost, "one word: 4 ns per atomic (integer bench 1 ns, float bench 4 ns"));
+  // 2.5 ns per request: the float rate cannot have been it; at most 2.5 ns each.
+  reference.ns_per_request = 2.5;
+  CHECK(global_atomics_cost(work, rates, reference).one_word_ns_per_request == Approx(2.5));
+  // 0.5 ns: faster than either bench; the integer rate (the fastest measured) is a floor.
+  reference.ns_per_request = 0.5;
+  CHECK(global_atomics_cost(work, rates, reference).one_word_ns_per_request == Approx(1));
+  // The same cycles at the target's clock: 2.5 ns at 1000 MHz is 1.25 ns at 2000 MHz.
+  reference = {2.5, 1000};
+  CHECK(global_atomics_cost(work, rates, reference).one_word_ns_per_request == Approx(1.25));
+  // Without the float bench: the integer rate, whatever the reference took.
+  rates.global_atomics_same_word_f32_gops = 0;
+  reference = {5, 0};
+  CHECK(global_atomics_cost(work, rates, reference).one_word_ns_per_request == Approx(1));
+}
+
+TEST_CASE("global atomics: the reference's time per request is its measured time over its requests") {
+  KernelRecord k;
+  k.invocations = 2;
+  KernelWork work;
+  work.global_atomic_l2_requests = 4e5;
+  work.waits.reference_clock_mhz = 1980;
+  CHECK(one_word_reference_of(k, work).ns_per_request == 0);  // no measured time
+  k.measured_ms = 0.8;  // 8e5 ns for 4e5 requests (both totals over the invocations)
+  CHECK(one_word_reference_of(k, work).ns_per_request == Approx(2));
+  CHECK(one_word_reference_of(k, work).clock_mhz == Approx(1980));
+  k.reference_ns_per_atomic_request = 3;  // a re-cut's, kept from the profiled launch
+  CHECK(one_word_reference_of(k, work).ns_per_request == Approx(3));
+}
+
+TEST_CASE("global atomics: the one-word-type term switches the reference bound off") {
+  KernelRecord k;
+  k.name = "reduce";
+  k.invocations = 1;
+  k.measured_ms = 0.01;  // 10 us for 2000 requests: 5 ns each
+  KernelCounters c;
+  c.extra = {{"smsp__sass_inst_executed_op_global_red.sum", 2000},
+             {"lts__t_sectors_srcunit_tex_op_red.sum", 2000},
+             {"lts__t_requests_srcunit_tex_op_red.sum", 2000},
+             {"lts__d_atomic_input_cycles_active.max", 2000}};
+  k.description = c;
+  DeviceProfile d;
+  d.name = "d";
+  d.extra_throughput = {{"atomic_global_gops", 640},
+                        {"atomic_global_same_address_gops", 16},
+                        {"atomic_global_same_word_gops", 1},
+                        {"atomic_global_same_word_f32_gops", 0.25}};
+  // 2000 requests at 4 ns (the float bench fits in the reference's 5 ns) = 0.008 ms.
+  CHECK(predict_pipes(k, d).compute.front().ms == Approx(0.008));
+  CHECK(predict_pipes(k, d).compute.front().name == "global atomics (one word)");
+  PipesTerms off;
+  off.one_word_type = false;
+  CHECK(predict_pipes(k, d, off).compute.front().ms == Approx(0.002));  // the integer bench's 1 ns
 }
 
 TEST_CASE("global atomics: the sectors and requests come from the L2 atomic counters") {

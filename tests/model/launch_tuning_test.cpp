@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "roofcast/model/atomic_costs.hpp"
 #include "roofcast/model/launch_tuning.hpp"
 
 using namespace roofcast;
@@ -202,6 +203,25 @@ TEST_CASE("tune: global atomics issued once per block follow the number of block
   const KernelRecord per_thread = kernel_with_launch(k, block_of(64), round_device());
   CHECK(std::get<KernelCounters>(per_thread.description).extra.at("smsp__sass_inst_executed_op_global_atom.sum") ==
         Approx(2000 * 8 * 0.37));
+}
+
+TEST_CASE("tune: the re-cut keeps the reference's measured time per atomic request") {
+  auto k = kernel(2000, 256, 1000, 0);
+  auto& extra = std::get<KernelCounters>(k.description).extra;
+  extra["smsp__sass_inst_executed_op_global_red.sum"] = 2000;  // one per block
+  extra["lts__t_requests_srcunit_tex_op_red.sum"] = 2000;
+  k.measured_ms = 0.004;  // 4000 ns over 2000 requests: 2 ns each
+  CHECK(one_word_reference_of(k, kernel_work_of(k)).ns_per_request == Approx(2));
+  // 8000 blocks of 64 threads: four times the requests, the same measured time (its warps run
+  // as many instructions each), but still 2 ns per request on the reference.
+  const KernelRecord small = kernel_with_launch(k, block_of(64), round_device());
+  CHECK(std::get<KernelCounters>(small.description).extra.at("lts__t_requests_srcunit_tex_op_red.sum") == Approx(8000));
+  REQUIRE(small.reference_ns_per_atomic_request);
+  CHECK(*small.reference_ns_per_atomic_request == Approx(2));
+  CHECK(one_word_reference_of(small, kernel_work_of(small)).ns_per_request == Approx(2));
+  // Without a measured time: unknown (0), not measured_ms over the re-cut's requests.
+  k.measured_ms.reset();
+  CHECK(one_word_reference_of(kernel_with_launch(k, block_of(64), round_device()), kernel_work_of(k)).ns_per_request == 0);
 }
 
 TEST_CASE("tune: a persistent grid of a few blocks per SM removes the partial last wave") {

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "roofcast/model/atomic_costs.hpp"
+
 namespace roofcast {
 
 namespace {
@@ -203,6 +205,9 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
   out.launch_shapes = {shape};
   auto* counters = std::get_if<KernelCounters>(&out.description);
   if (!counters || unchanged) return out;
+  // The reference's time per atomic request is the profiled launch's: the re-cut's totals (its
+  // atomics per launch, its measured time kept per instruction, below) no longer give it.
+  out.reference_ns_per_atomic_request = one_word_reference_of(kernel, kernel_work_of(kernel)).ns_per_request;
 
   if (work_scale != 1) {
     ThesisCounters& t = counters->thesis;

@@ -39,15 +39,18 @@ const PipesCost* largest(const std::vector<PipesCost>& costs) {
   return best;
 }
 
-void add_global_atomics_cost(const KernelWork& work, const DeviceRates& rates, PipesPrediction& p) {
-  const GlobalAtomicsCost cost = global_atomics_cost(work, rates);
+void add_global_atomics_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceRates& rates,
+                             const PipesTerms& terms, PipesPrediction& p) {
+  const GlobalAtomicsCost cost =
+      global_atomics_cost(work, rates, terms.one_word_type ? one_word_reference_of(kernel, work) : OneWordReference{},
+                          terms.one_word_lanes);
   if (cost.name.empty()) return;
   p.notes.insert(p.notes.end(), cost.notes.begin(), cost.notes.end());
   p.compute.push_back({cost.name, cost.ms});
 }
 
-void add_compute_costs(const KernelWork& work, const DeviceRates& rates, const PipesTerms& terms,
-                       PipesPrediction& p) {
+void add_compute_costs(const KernelRecord& kernel, const KernelWork& work, const DeviceRates& rates,
+                       const PipesTerms& terms, PipesPrediction& p) {
   if (terms.pipes) {
     for (const auto& [pipe, instructions] : work.pipe_instructions) {
       if (instructions <= 0) continue;
@@ -78,7 +81,7 @@ void add_compute_costs(const KernelWork& work, const DeviceRates& rates, const P
   if (terms.shared && work.shared_wavefronts > 0 && rates.shared_wavefronts_gps > 0)
     p.compute.push_back({"shared", ms_of(work.shared_wavefronts, rates.shared_wavefronts_gps)});
   if (terms.atomics) {
-    if (work.global_atomic_instructions > 0 && rates.global_atomics_gops > 0) add_global_atomics_cost(work, rates, p);
+    if (work.global_atomic_instructions > 0 && rates.global_atomics_gops > 0) add_global_atomics_cost(kernel, work, rates, terms, p);
     if (work.shared_atomic_instructions > 0 && rates.shared_atomics_gops > 0)
       p.compute.push_back({"shared atomics", ms_of(work.shared_atomic_instructions * kWarpSize, rates.shared_atomics_gops)});
   }
@@ -233,7 +236,9 @@ const std::vector<PipesTermName>& pipes_term_names() {
   static const std::vector<PipesTermName> names = {
       {"pipes", &PipesTerms::pipes},   {"issue", &PipesTerms::issue},
       {"tensor", &PipesTerms::tensor}, {"shared", &PipesTerms::shared},
-      {"atomics", &PipesTerms::atomics}, {"dram-direction", &PipesTerms::dram_direction},
+      {"atomics", &PipesTerms::atomics}, {"one-word-type", &PipesTerms::one_word_type},
+      {"one-word-lanes", &PipesTerms::one_word_lanes},
+      {"dram-direction", &PipesTerms::dram_direction},
       {"dram-writeback", &PipesTerms::dram_writeback},
       {"l2", &PipesTerms::l2},         {"l2-direction", &PipesTerms::l2_direction},
       {"l2-residency", &PipesTerms::l2_residency}, {"l1", &PipesTerms::l1},
@@ -264,7 +269,7 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
     p.l2_residency = l2_residency_of(kernel, work, device);
     if (!p.l2_residency.note.empty()) p.notes.push_back(p.l2_residency.note);
   }
-  add_compute_costs(work, rates, terms, p);
+  add_compute_costs(kernel, work, rates, terms, p);
   add_memory_costs(work, rates, terms, p);
   if (terms.latency) {
     // Where the data stays in L2, what missed L2 in the profile's replay (which starts with a

@@ -23,11 +23,29 @@ struct GlobalAtomicsCost {
   // Where the device profile has the optional benches: the atomic sectors at the rate scattered
   // single-sector atomics reach; single-lane requests on one word at that word's rate.
   double scattered_ms = 0, one_word_ms = 0;
+  // The one-word cost per request, ns (0 where not costed).
+  double one_word_ns_per_request = 0;
   std::vector<std::string> notes;
 };
 
+// What the reference's own run says of its single-lane atomics on one word: a launch took at
+// most its measured time, so one word's read-modify-writes took at most that time per request.
+struct OneWordReference {
+  double ns_per_request = 0;  // the reference's measured time per L2 atomic request; 0 unknown
+  double clock_mhz = 0;       // the reference's SM clock (0 unknown: taken as the target's)
+};
+
+// The kernel's measured time on the reference per L2 atomic request (its
+// `reference_ns_per_atomic_request` where a re-cut set it); 0 when unknown.
+OneWordReference one_word_reference_of(const KernelRecord& kernel, const KernelWork& work);
+
 // Nothing to cost (ms = 0, empty name) when the kernel has no global atomics or the device no
-// distinct-address atomic rate.
-GlobalAtomicsCost global_atomics_cost(const KernelWork& work, const DeviceRates& rates);
+// distinct-address atomic rate. `reference` (with `ns_per_request` > 0) bounds the one-word
+// cost's data type: no counter says whether the atomics were integer or float, and the
+// same-word benches measure both (docs/pipes-model.md, "Atomics under contention").
+// `lanes_on_one_word`: lanes of one instruction on one word are that word's read-modify-writes
+// in a row as well (false: single-lane requests only).
+GlobalAtomicsCost global_atomics_cost(const KernelWork& work, const DeviceRates& rates,
+                                      const OneWordReference& reference = {}, bool lanes_on_one_word = true);
 
 }  // namespace roofcast

@@ -39,6 +39,10 @@ struct KernelRecord {
   std::optional<double> measured_ms;  // total time of those invocations on the reference device
   std::map<std::string, double> measured_ms_by_device;  // the same invocations timed on other devices
   std::vector<LaunchShape> launch_shapes;               // empty when not recorded
+  // The reference's measured time per global-atomic L2 request, where a re-cut of the launch
+  // (kernel_with_launch) changed the atomics per launch so that measured_ms over the requests
+  // no longer gives it; unset: measured_ms / the requests (atomic_costs.hpp).
+  std::optional<double> reference_ns_per_atomic_request;
   // A kernel is described either by raw counters or by parameters published that way.
   std::variant<KernelCounters, KernelParameters> description;
 };

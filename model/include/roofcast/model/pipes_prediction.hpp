@@ -22,6 +22,12 @@ struct PipesTerms {
   bool tensor = true;          // tensor-core operations at the peak of their data type
   bool shared = true;          // shared-memory wavefronts (bank conflicts included)
   bool atomics = true;         // global and shared atomics
+  // Single-lane atomics on one word at the slowest same-word bench rate (integer, float) the
+  // reference's measured time per atomic allows (off: the integer rate).
+  bool one_word_type = true;
+  // Lanes of one instruction on one word count as that word's read-modify-writes in a row, at
+  // the same-word rate (off: single-lane atomics only).
+  bool one_word_lanes = true;
   bool dram_direction = true;  // DRAM bandwidth for the kernel's read/write mix (off: B_mem)
   bool dram_writeback = true;  // lines stored that stay dirty past the kernel's end are written back too
   bool l2 = true;              // L2 traffic at L2 bandwidth
