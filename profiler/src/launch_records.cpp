@@ -4,6 +4,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -115,9 +116,59 @@ JoinedRuns join_with(const RunRecords& timing, const RunRecords& counters, bool 
   return joined;
 }
 
+using ShapeCounts = std::map<std::tuple<std::string, std::array<unsigned, 3>, std::array<unsigned, 3>>, size_t>;
+
+std::vector<ShapeCounts> shapes_by_process(const RunRecords& run) {
+  std::vector<ShapeCounts> shapes(static_cast<size_t>(std::max(run.processes, 0)));
+  for (const auto& l : run.launches)
+    if (l.process >= 0 && static_cast<size_t>(l.process) < shapes.size()) ++shapes[l.process][{l.name, l.grid, l.block}];
+  return shapes;
+}
+
+// Launches of the same (kernel, grid, block) two processes both made.
+size_t shared_launches(const ShapeCounts& a, const ShapeCounts& b) {
+  size_t shared = 0;
+  for (const auto& [shape, count] : a)
+    if (const auto found = b.find(shape); found != b.end()) shared += std::min(count, found->second);
+  return shared;
+}
+
+// The counter run's processes renumbered as the timing run's where their launches say so.
+// Processes that start together with nothing recorded to tell them apart (forked children
+// without rank variables) start in either order from run to run; start order then pairs a
+// process with another's launches, whose shapes differ (ranks launch different grids). Each
+// counter process takes, in turn, the unpaired timing process with which it shares the most
+// launches (same kernel, grid and block); start order stays where that shares no fewer.
+RunRecords paired_by_launches(const RunRecords& timing, const RunRecords& counters) {
+  const auto timing_shapes = shapes_by_process(timing), counter_shapes = shapes_by_process(counters);
+  const size_t n = std::min(timing_shapes.size(), counter_shapes.size());
+  std::vector<int> to_timing(counter_shapes.size());
+  std::vector<bool> taken(timing_shapes.size(), false);
+  size_t by_order = 0, by_launches = 0;
+  for (size_t c = 0; c < counter_shapes.size(); ++c) {
+    if (c < n) by_order += shared_launches(counter_shapes[c], timing_shapes[c]);
+    std::optional<size_t> best;
+    size_t best_shared = 0;
+    for (size_t t = 0; t < timing_shapes.size(); ++t) {
+      if (taken[t]) continue;
+      const size_t shared = shared_launches(counter_shapes[c], timing_shapes[t]);
+      if (!best || shared > best_shared || (shared == best_shared && t == c)) best = t, best_shared = shared;
+    }
+    to_timing[c] = best ? static_cast<int>(*best) : static_cast<int>(timing_shapes.size() + c);
+    if (best) taken[*best] = true;
+    by_launches += best_shared;
+  }
+  RunRecords paired = counters;
+  if (by_launches <= by_order) return paired;
+  for (auto& l : paired.launches)
+    if (l.process >= 0 && static_cast<size_t>(l.process) < to_timing.size()) l.process = to_timing[l.process];
+  return paired;
+}
+
 }  // namespace
 
-JoinedRuns join_runs(const RunRecords& timing, const RunRecords& counters, bool keep_unprofiled) {
+JoinedRuns join_runs(const RunRecords& timing, const RunRecords& counter_run, bool keep_unprofiled) {
+  const RunRecords counters = paired_by_launches(timing, counter_run);
   JoinedRuns by_index = join_with(timing, counters, keep_unprofiled, [](const LaunchRecord& l, size_t) {
     return std::tuple<Shape, uint64_t>{shape_of(l), l.index};
   });

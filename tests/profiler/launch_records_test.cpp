@@ -204,3 +204,38 @@ TEST_CASE("a malformed record in the middle of a run's file is an error naming f
   CHECK_THROWS_WITH(read_run_records(folder, "timing"), Catch::Contains("roofcast-timing-1.jsonl:2"));
   fs::remove_all(folder);
 }
+
+TEST_CASE("forked children that start in another order in the counter run are paired by their launches") {
+  // Three processes with nothing recorded to tell them apart; each launches its own grid. The
+  // two children start in one order in the timing run and in the other in the counter run.
+  auto run = [](const std::vector<int>& grids, bool counted_run) {
+    RunRecords records;
+    records.processes = static_cast<int>(grids.size());
+    for (size_t p = 0; p < grids.size(); ++p) {
+      for (uint64_t i = 0; i < 3; ++i) {
+        LaunchRecord l;
+        l.process = static_cast<int>(p);
+        l.index = i;
+        l.name = "_Z4stepPf";
+        l.grid = {static_cast<unsigned>(grids[p]), 1, 1};
+        l.block = {256, 1, 1};
+        if (counted_run) l.metrics["smsp__inst_executed.sum"] = grids[p] * 100.0 + static_cast<double>(i);
+        records.launches.push_back(l);
+      }
+    }
+    return records;
+  };
+  const RunRecords timing = run({4, 5, 6}, false);
+  const RunRecords counters = run({4, 6, 5}, true);
+  const JoinedRuns joined = join_runs(timing, counters);
+  CHECK(joined.timing_only == 0);
+  CHECK(joined.counters_only == 0);
+  REQUIRE(joined.launches.size() == 9);
+  for (const auto& l : joined.launches) CHECK(l.metrics.at("smsp__inst_executed.sum") == l.grid[0] * 100.0 + l.index);
+  // Start order is kept where the launches do not tell the processes apart.
+  const RunRecords same = run({4, 4, 4}, true);
+  const JoinedRuns by_order = join_runs(run({4, 4, 4}, false), same);
+  REQUIRE(by_order.launches.size() == 9);
+  CHECK(by_order.launches[3].process == 1);
+  CHECK(by_order.launches[3].metrics.at("smsp__inst_executed.sum") == 400.0);
+}

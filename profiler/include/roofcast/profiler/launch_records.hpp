@@ -46,8 +46,9 @@ RunRecords read_run_records(const std::filesystem::path& folder, const std::stri
 // order (those that start together, such as MPI ranks, by their recorded variables first).
 RunRecords run_records(std::vector<CollectorFile> files);
 
-// Joins the counter run's launches to the timing run's: same process (by start order), same
-// kernel, same launch shape, same occurrence of that (kernel, shape) pair. The result holds
+// Joins the counter run's launches to the timing run's: same process (by start order, or by the
+// launches two processes share where start order pairs fewer), same kernel, same launch shape,
+// same occurrence of that (kernel, shape) pair. The result holds
 // the timing records with the metrics of their counterpart.
 struct JoinedRuns {
   std::vector<LaunchRecord> launches;
