@@ -216,7 +216,7 @@ std::vector<SummaryRow> summary_rows(const SuiteResult& result) {
   if (result.find("dram_read_gbps") && result.find("dram_write_gbps") && result.find("dram_copy_gbps")) {
     const DeviceProfile profile = make_device_profile(result, "summary");
     const Measurement* read = result.find("dram_read_gbps");
-    rows.push_back({"B_mem (mean of read, write, copy)", "GB/s", profile.throughput.dram_gbps, read->theoretical});
+    rows.push_back({"B_mem (mean of read, write, copy)", "GB/s", profile.throughput.dram_gbps, read->theoretical, std::nullopt});
   }
   return rows;
 }
