@@ -72,27 +72,24 @@ std::vector<size_t> heaviest_kernels(const KernelProfile& profile, const Profile
 void write_full_data(const std::filesystem::path& folder, const ProfilePrediction& prediction,
                      const std::vector<ReportWarning>& warnings, OutputFiles& outputs) {
   const size_t devices = prediction.totals.size();  // kernel k on device d: kernels[k * devices + d]
-  std::ostringstream matrix;
-  {
-    CsvWriter csv(matrix);
-    std::vector<std::string> row = {"kernel", "K_type"};
-    for (const auto& t : prediction.totals)
-      for (const char* column : {"predicted_ms", "bound", "measured_ms"})
-        row.push_back(fmt::format("{} {}", column, t.device));
-    csv.write_row(row);
-    for (size_t k = 0; devices > 0 && k * devices < prediction.kernels.size(); ++k) {
-      const KernelPrediction& first = prediction.kernels[k * devices];
-      row = {first.kernel, std::string(to_string(first.parameters.type))};
-      for (size_t d = 0; d < devices; ++d) {
-        const KernelPrediction& p = prediction.kernels[k * devices + d];
-        row.push_back(fmt::format("{}", p.predicted_ms()));
-        row.push_back(to_string(p.prediction.bound));
-        row.push_back(p.measured_ms ? fmt::format("{}", *p.measured_ms) : "");
-      }
-      csv.write_row(row);
+  // A row per kernel, its cells appended in place (100,000 kernels x 10 devices: 3 M cells).
+  std::string matrix;
+  CsvLine header(matrix);
+  header.cell("kernel").cell("K_type");
+  for (const auto& t : prediction.totals)
+    for (const char* column : {"predicted_ms", "bound", "measured_ms"}) header.cell(fmt::format("{} {}", column, t.device));
+  header.end();
+  for (size_t k = 0; devices > 0 && k * devices < prediction.kernels.size(); ++k) {
+    const KernelPrediction& first = prediction.kernels[k * devices];
+    CsvLine row(matrix);
+    row.cell(first.kernel).cell(to_string(first.parameters.type));
+    for (size_t d = 0; d < devices; ++d) {
+      const KernelPrediction& p = prediction.kernels[k * devices + d];
+      row.number(p.predicted_ms()).cell(to_string(p.prediction.bound)).optional_number(p.measured_ms);
     }
+    row.end();
   }
-  outputs.add(folder / kPredictionsFile, std::move(matrix).str());
+  outputs.add(folder / kPredictionsFile, matrix);
 
   std::ostringstream text;
   {
