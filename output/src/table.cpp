@@ -27,15 +27,24 @@ std::string formula_neutralized(std::string text) {
   return "'" + text;
 }
 
-std::string csv_field(std::string_view cell) {
-  const std::string text = formula_neutralized(printable(cell));
-  if (text.find_first_of(",\"") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
+// `text` as a CSV field: quoted, its quotes doubled, when it holds a comma or a quote.
+void append_quoted_if_needed(std::string_view text, std::string& out) {
+  if (std::none_of(text.begin(), text.end(), [](char c) { return c == ',' || c == '"'; })) {
+    out += text;
+    return;
   }
-  return quoted + "\"";
+  out += '"';
+  for (size_t quote = text.find('"'); quote != std::string_view::npos; quote = text.find('"')) {
+    out.append(text.substr(0, quote + 1)).append(1, '"');
+    text.remove_prefix(quote + 1);
+  }
+  out.append(text).append(1, '"');
+}
+
+std::string csv_field(std::string_view cell) {
+  std::string field;
+  append_quoted_if_needed(formula_neutralized(printable(cell)), field);
+  return field;
 }
 
 size_t display_width(std::string_view text) {
@@ -175,24 +184,10 @@ CsvLine& CsvLine::cell(std::string_view text) {
   // Printable ASCII that is not a formula comes out as csv_field() would write it, without
   // its copies: as it is, or quoted when it holds a comma or a quote.
   const bool formula = !text.empty() && std::string_view("=+-@").find(text.front()) != std::string_view::npos;
-  bool plain = true, quote = false;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    plain &= byte >= 0x20 && byte < 0x7F;
-    quote |= c == ',' || c == '"';
-  }
-  if (formula || !plain) {
+  if (formula || !printable_ascii(text))
     text_ += csv_field(text);
-  } else if (!quote) {
-    text_ += text;
-  } else {
-    text_ += '"';
-    for (size_t quote = text.find('"'); quote != std::string_view::npos; quote = text.find('"')) {
-      text_.append(text.substr(0, quote + 1)).append(1, '"');
-      text.remove_prefix(quote + 1);
-    }
-    text_.append(text).append(1, '"');
-  }
+  else
+    append_quoted_if_needed(text, text_);
   return *this;
 }
 

@@ -133,13 +133,14 @@ size_t shared_launches(const ShapeCounts& a, const ShapeCounts& b) {
   return shared;
 }
 
-// The counter run's processes renumbered as the timing run's where their launches say so.
+// For each counter-run process, the timing-run process it pairs with, where their launches say
+// otherwise than start order (none: start order stands).
 // Processes that start together with nothing recorded to tell them apart (forked children
 // without rank variables) start in either order from run to run; start order then pairs a
 // process with another's launches, whose shapes differ (ranks launch different grids). Each
 // counter process takes, in turn, the unpaired timing process with which it shares the most
 // launches (same kernel, grid and block); start order stays where that shares no fewer.
-RunRecords paired_by_launches(const RunRecords& timing, const RunRecords& counters) {
+std::optional<std::vector<int>> pairing_by_launches(const RunRecords& timing, const RunRecords& counters) {
   const auto timing_shapes = shapes_by_process(timing), counter_shapes = shapes_by_process(counters);
   const size_t n = std::min(timing_shapes.size(), counter_shapes.size());
   std::vector<int> to_timing(counter_shapes.size());
@@ -158,17 +159,21 @@ RunRecords paired_by_launches(const RunRecords& timing, const RunRecords& counte
     if (best) taken[*best] = true;
     by_launches += best_shared;
   }
-  RunRecords paired = counters;
-  if (by_launches <= by_order) return paired;
-  for (auto& l : paired.launches)
-    if (l.process >= 0 && static_cast<size_t>(l.process) < to_timing.size()) l.process = to_timing[l.process];
-  return paired;
+  if (by_launches <= by_order) return std::nullopt;
+  return to_timing;
 }
 
 }  // namespace
 
 JoinedRuns join_runs(const RunRecords& timing, const RunRecords& counter_run, bool keep_unprofiled) {
-  const RunRecords counters = paired_by_launches(timing, counter_run);
+  // The counter run's launches are copied only where its processes must be renumbered.
+  std::optional<RunRecords> renumbered;
+  if (const auto to_timing = pairing_by_launches(timing, counter_run)) {
+    renumbered = counter_run;
+    for (auto& l : renumbered->launches)
+      if (l.process >= 0 && static_cast<size_t>(l.process) < to_timing->size()) l.process = (*to_timing)[l.process];
+  }
+  const RunRecords& counters = renumbered ? *renumbered : counter_run;
   JoinedRuns by_index = join_with(timing, counters, keep_unprofiled, [](const LaunchRecord& l, size_t) {
     return std::tuple<Shape, uint64_t>{shape_of(l), l.index};
   });
