@@ -1,6 +1,7 @@
-// Kernels for `roofcast tune` and the diagnostics (scripts/tune-validate.sh): three whose
+// Kernels for `roofcast tune` and the diagnostics (scripts/tune-validate.sh): five whose
 // block size is an argument (a triad stream, independent FMA chains over a problem of 1.1
-// H100 waves, a shared-memory tree reduction), and three good/bad pairs at one block size
+// H100 waves, a shared-memory tree reduction, a 5-point stencil and a float4 scale), and three
+// good/bad pairs at one block size
 // (contiguous vs strided loads, uniform vs divergent branches, padded vs conflicting shared
 // tiles in a transpose).
 //   roofcast-workload-tune_sweep --kernel NAME [--blocks 64,128,...] [--small] [--warmups N] [--repeats N]
@@ -40,6 +41,30 @@ __host__ __device__ inline float fma_chains(float x) {
 __global__ void sweep_fma(float* __restrict__ out, const float* __restrict__ in, size_t n) {
   const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
   if (i < n) out[i] = fma_chains(in[i]);
+}
+
+// A 5-point Jacobi step on a kStencilWidth-wide grid, one point per thread over the flattened
+// grid (a 1-D launch, as `roofcast tune` assumes): the neighbours come from L1/L2, each point is
+// read once from DRAM. Border points are copied.
+constexpr size_t kStencilWidth = 8192;
+__host__ __device__ inline bool stencil_border(size_t i, size_t n) {
+  const size_t x = i % kStencilWidth;
+  return x == 0 || x == kStencilWidth - 1 || i < kStencilWidth || i >= n - kStencilWidth;
+}
+
+__global__ void sweep_stencil(float* __restrict__ out, const float* __restrict__ in, size_t n) {
+  const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  if (i >= n) return;
+  if (stencil_border(i, n)) out[i] = in[i];
+  else out[i] = 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - kStencilWidth] + in[i + kStencilWidth]);
+}
+
+// out = s * in over float4s: 16 bytes loaded and stored per thread.
+__global__ void sweep_scale4(float4* __restrict__ out, const float4* __restrict__ in, float s, size_t n4) {
+  const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+  if (i >= n4) return;
+  const float4 v = in[i];
+  out[i] = make_float4(s * v.x, s * v.y, s * v.z, s * v.w);
 }
 
 // One element per thread, a tree in shared memory (blockDim.x floats), one atomic per block.
@@ -226,6 +251,34 @@ int main(int argc, char** argv) {
                          "sum " + scientific(got) + " vs host " + scientific(want));
       timed(kernel, threads, launch);
     }
+  } else if (kernel == "sweep_stencil" || kernel == "sweep_scale4") {
+    const size_t n = small ? 4 * kStencilWidth : (size_t{1} << 25);  // floats
+    print_header("tune_sweep", kernel + ", " + std::to_string(n) + " floats");
+    std::vector<float> in(n);
+    fill_uniform(in, 0.5f, 1.5f, fresh_seed());
+    DeviceBuffer<float> in_d(n), out_d(n);
+    in_d.upload(in);
+    const bool stencil = kernel == "sweep_stencil";
+    constexpr float kScale = 1.5f;
+    auto launch = [&](unsigned threads) {
+      if (stencil) {
+        sweep_stencil<<<blocks_for(n, threads), threads>>>(out_d.get(), in_d.get(), n);
+      } else {
+        sweep_scale4<<<blocks_for(n / 4, threads), threads>>>(reinterpret_cast<float4*>(out_d.get()),
+                                                             reinterpret_cast<const float4*>(in_d.get()), kScale, n / 4);
+      }
+    };
+    for (unsigned threads : blocks) {
+      out_d.poison();
+      launch(threads);
+      ROOFCAST_CHECK_LAUNCH();
+      ok &= check_elements(kernel + "@" + std::to_string(threads), out_d.download(), [&](size_t i) {
+        if (!stencil) return kScale * in[i];
+        if (stencil_border(i, n)) return in[i];
+        return 0.2f * (in[i] + in[i - 1] + in[i + 1] + in[i - kStencilWidth] + in[i + kStencilWidth]);
+      }, 1e-5f);
+      timed(kernel, threads, launch);
+    }
   } else if (kernel == "branch_divergent" || kernel == "branch_uniform") {
     const size_t n = small ? (size_t{1} << 16) : (size_t{1} << 24);
     print_header("tune_sweep", kernel + ", " + std::to_string(n) + " floats, 4 paths");
@@ -275,7 +328,7 @@ int main(int argc, char** argv) {
     timed(kernel, 256, launch);
   } else {
     std::fprintf(stderr,
-                 "error: --kernel: one of sweep_triad, sweep_fma, sweep_reduce, access_contiguous, access_strided, "
+                 "error: --kernel: one of sweep_triad, sweep_fma, sweep_reduce, sweep_stencil, sweep_scale4, access_contiguous, access_strided, "
                  "branch_divergent, branch_uniform, transpose_conflicting, transpose_padded\n");
     return 2;
   }

@@ -9,7 +9,7 @@ import re
 import sys
 from pathlib import Path
 
-SWEEPS = ["sweep_triad", "sweep_fma", "sweep_reduce"]
+SWEEPS = ["sweep_triad", "sweep_fma", "sweep_reduce", "sweep_stencil", "sweep_scale4"]
 PAIRS = [("access_strided", "access_contiguous", "uncoalesced global loads"),
          ("branch_divergent", "branch_uniform", "warp divergence"),
          ("transpose_conflicting", "transpose_padded", "shared-memory bank conflicts")]
@@ -110,7 +110,8 @@ def pair(run, bad, good, diagnostic):
 
 def main():
     run, out, profiled = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
-    sweeps = [sweep(run, k) for k in SWEEPS]
+    # Runs made before a sweep was added have no files for it: those are left out.
+    sweeps = [sweep(run, k) for k in SWEEPS if (run / f"{k}-tune.json").exists() or (run / f"{k}-measured.txt").exists()]
     pairs = [pair(run, *p) for p in PAIRS]
     (out / "summary.json").write_text(json.dumps({"sweeps": sweeps, "pairs": pairs}, indent=2) + "\n")
     env = (out / "environment.txt").read_text() if (out / "environment.txt").exists() else ""

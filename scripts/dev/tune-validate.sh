@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine: validates `roofcast tune` and the diagnostics of `roofcast explain`
 # (docs/tuning.md) with roofcast-workload-tune_sweep.
-#   1. Block-size sweeps (sweep_triad, sweep_fma, sweep_reduce): profile one configuration
+#   1. Block-size sweeps (sweep_triad, sweep_fma, sweep_reduce, sweep_stencil, sweep_scale4): profile one configuration
 #      (PROFILED_BLOCK threads), `roofcast tune` over BLOCKS, measure every one of them; the
 #      Spearman rank correlation of predicted and measured times, and how far the measured
 #      time of the predicted best is from the measured best.
@@ -56,7 +56,7 @@ profile() {  # NAME KERNEL: a kernel profile of one launch configuration
     >"$RUN/$1-profile.log" 2>&1 || echo "profile $1 failed (see $1-profile.log)"
 }
 
-for kernel in sweep_triad sweep_fma sweep_reduce; do
+for kernel in sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4; do
   profile "$kernel" "$kernel"
   "$BIN/roofcast" tune --profile "$RUN/$kernel.json" --device "$DEVICE_JSON" --block-sizes "$BLOCKS" --top 3 \
     >"$RUN/$kernel-tune.txt" 2>&1
