@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "roofcast/model/atomic_costs.hpp"
+#include "roofcast/model/block_refill.hpp"
 
 namespace roofcast {
 
@@ -208,6 +209,9 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
   // The reference's time per atomic request is the profiled launch's: the re-cut's totals (its
   // atomics per launch, its measured time kept per instruction, below) no longer give it.
   out.reference_ns_per_atomic_request = one_word_reference_of(kernel, kernel_work_of(kernel)).ns_per_request;
+  // The achieved occupancy below follows the theoretical one; the empty slots of blocks waiting
+  // for their last warp stay the profiled launch's, for the pipes model to re-cut.
+  out.profiled_busy_slot_share = profiled_busy_slot_share(kernel, device);
 
   if (work_scale != 1) {
     ThesisCounters& t = counters->thesis;

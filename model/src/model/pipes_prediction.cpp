@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofcast/model/atomic_costs.hpp"
+#include "roofcast/model/block_refill.hpp"
 #include "roofcast/model/device_rates.hpp"
 #include "roofcast/model/memory_parallelism.hpp"
 #include "roofcast/model/occupancy.hpp"
@@ -140,7 +141,8 @@ double thread_moved_share(const KernelWork& work, PipesPrediction& p) {
 
 // Little's law: an SM with W warps, each with b bytes of loads and stores in flight per round
 // trip (warp_memory_round), draws W x b / latency. A launch with at least as many blocks as SMs keeps the kernel's achieved
-// occupancy on every SM; a smaller one has one block on each of `blocks` SMs. Weighted over
+// occupancy on every SM (its slots waiting for a block's last warp re-cut to its own blocks per
+// SM: the block-refill term); a smaller one has one block on each of `blocks` SMs. Weighted over
 // the launch shapes by their share of the blocks.
 void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
                           const DeviceRates& rates, const PipesTerms& terms, bool latency_modelled, PipesPrediction& p) {
@@ -168,6 +170,22 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
     }
     return round;
   };
+  // The achieved occupancy holds the empty slots of the profiled launch's k blocks per SM;
+  // a launch shape with another k has its own (block_refill.hpp).
+  const double profiled_share = terms.block_refill && warps_leave_independently(work.waits)
+                                    ? profiled_busy_slot_share(kernel, device)
+                                    : 0;
+  bool noted_refill = false;
+  const auto refilled = [&](const LaunchShape& shape) {
+    const double share = profiled_share > 0 ? steady_busy_slot_share(shape, device) : 0;
+    if (share <= 0 || share == profiled_share) return 1.0;
+    if (!noted_refill)
+      p.notes.push_back(fmt::format("block refill: {:.1f} % of the resident warp slots busy at this launch's blocks "
+                                    "per SM, {:.1f} % at the profiled launch's: resident warps x {:.3f}",
+                                    100 * share, 100 * profiled_share, share / profiled_share));
+    noted_refill = true;
+    return share / profiled_share;
+  };
   // Nanoseconds per byte (latency / bytes in flight over the active SMs), weighted by blocks.
   double ns_per_byte = 0, total_blocks = 0, costed_blocks = 0;
   if (kernel.launch_shapes.empty()) {
@@ -190,7 +208,7 @@ void add_parallelism_cost(const KernelRecord& kernel, const KernelWork& work, co
       const int resident = occupancy_of(shape, device.occupancy).blocks_per_sm;
       if (resident > 0 && blocks <= sms * resident) continue;
     }
-    const double warps = blocks >= sms ? full_warps : std::ceil(shape.threads_per_block() / kWarpSize);
+    const double warps = blocks >= sms ? full_warps * refilled(shape) : std::ceil(shape.threads_per_block() / kWarpSize);
     if (warps <= 0) return;
     const WarpMemoryRound round = round_of(shape.registers_per_thread);
     ns_per_byte += weight * round.latency_ns / (std::min(blocks, sms) * warps * round.bytes);
@@ -244,6 +262,7 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"l2-residency", &PipesTerms::l2_residency}, {"l1", &PipesTerms::l1},
       {"parallelism", &PipesTerms::parallelism}, {"warp-mlp", &PipesTerms::warp_mlp},
       {"dram-latency-line", &PipesTerms::dram_latency_line},
+      {"block-refill", &PipesTerms::block_refill},
       {"waves", &PipesTerms::waves},   {"latency", &PipesTerms::latency},
       {"one-wave-latency", &PipesTerms::one_wave_latency},
       {"loaded-latency", &PipesTerms::loaded_latency},

@@ -43,6 +43,10 @@ struct KernelRecord {
   // (kernel_with_launch) changed the atomics per launch so that measured_ms over the requests
   // no longer gives it; unset: measured_ms / the requests (atomic_costs.hpp).
   std::optional<double> reference_ns_per_atomic_request;
+  // The busy share of warp slots the reference's achieved occupancy was measured at, where a
+  // re-cut of the launch replaced the profiled launch shapes; unset: from launch_shapes
+  // (block_refill.hpp).
+  std::optional<double> profiled_busy_slot_share;
   // A kernel is described either by raw counters or by parameters published that way.
   std::variant<KernelCounters, KernelParameters> description;
 };

@@ -41,6 +41,10 @@ struct PipesTerms {
   // DRAM latency grows with DRAM utilization along the line through the bench's unloaded chase
   // and its probe (memory_parallelism.hpp; off: DRAM and parallelism meet in sqrt(a^2 + b^2)).
   bool dram_latency_line = true;
+  // A block's warp slots free only when its last warp exits: launch shapes with another number
+  // of blocks per SM than the profiled one keep achieved occupancy x (1 - 1/(2k)) / the
+  // profiled share (block_refill.hpp; off: the achieved occupancy as it is).
+  bool block_refill = true;
   bool waves = true;           // blocks per SM: partial waves, idle SMs
   bool latency = true;         // one warp's serial work: latencies too few resident warps cannot hide
   // Launches of one wave or less get no DRAM-parallelism cost where the latency term holds their
