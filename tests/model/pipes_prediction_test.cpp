@@ -328,9 +328,24 @@ TEST_CASE("latency: a full-occupancy streaming kernel is not latency bound (queu
   REQUIRE(p.latency.modelled);
   CHECK(part_of(p.latency, "memory") == Approx(500.0 / 22));
   CHECK(p.latency.kind == "memory");
-  CHECK(p.latency.ms == Approx(125 * 22 * (1 + 500.0 / 22) * 1e-6));  // 125 waves
+  // 125 waves of 8 blocks per SM whose warps wait for memory: a share 1/16 of the slots waits
+  // for a block's last warp (block-refill), so the waves take 1 / (1 - 1/16) as long.
+  CHECK(p.latency.ms == Approx(125 * 22 * (1 + 500.0 / 22) * 1e-6 / 0.9375));
   CHECK(p.latency.ms < p.memory_ms);
   CHECK(p.limiter == "DRAM");
+  PipesTerms no_refill;
+  no_refill.block_refill = false;
+  CHECK(predict_pipes(k, device_with_latencies(), no_refill).latency.ms == Approx(p.latency.ms * 0.9375));
+}
+
+TEST_CASE("latency: warps waiting for their own arithmetic leave a block together (no block refill)") {
+  // 3 waves of warps that wait on FMA dependencies: the same time with and without block-refill.
+  const auto k = stalled_kernel(2000, 256, 1000, {{"wait", 7}, {"selected", 1}});
+  PipesTerms no_refill;
+  no_refill.block_refill = false;
+  const auto with = predict_pipes(k, device_with_latencies()), without = predict_pipes(k, device_with_latencies(), no_refill);
+  REQUIRE(with.latency.kind != "memory");
+  CHECK(with.latency.ms == without.latency.ms);
 }
 
 TEST_CASE("latency: memory waits cost the unloaded latency of the kernel's hit mix") {

@@ -4,6 +4,9 @@
 #include <array>
 #include <cmath>
 
+#include <fmt/format.h>
+
+#include "roofcast/model/block_refill.hpp"
 #include "roofcast/model/loaded_latency.hpp"
 #include "roofcast/model/occupancy.hpp"
 
@@ -165,7 +168,7 @@ void cap_by_reference_time(const KernelRecord& kernel, const DeviceRates& rates,
 }  // namespace
 
 LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
-                            const DeviceRates& rates, bool loaded_latency) {
+                            const DeviceRates& rates, bool loaded_latency, bool block_refill) {
   LatencyTerm t;
   t.note = missing_input(kernel, work, device, rates);
   if (!t.note.empty()) return t;
@@ -173,7 +176,7 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
   // Waves of resident blocks on the busiest SM: it gets ceil(blocks / SMs) blocks and holds
   // blocks_per_sm of them at once.
   const double sms = device.sm_count;
-  double waves = 0, launches = 0;
+  double waves = 0, refilled_waves = 0, launches = 0;
   const LaunchShape* most = nullptr;
   for (const auto& shape : kernel.launch_shapes) {
     const int blocks_per_sm = occupancy_of(shape, device.occupancy).blocks_per_sm;
@@ -182,7 +185,10 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
       return t;
     }
     const auto n = static_cast<double>(std::max<int64_t>(shape.invocations, 1));
-    waves += n * std::ceil(std::ceil(shape.blocks() / sms) / blocks_per_sm);
+    const double shape_waves = std::ceil(std::ceil(shape.blocks() / sms) / blocks_per_sm);
+    waves += n * shape_waves;
+    const double busy = steady_busy_slot_share(shape, device);
+    refilled_waves += n * (busy > 0 ? shape_waves / busy : shape_waves);
     launches += n;
     if (!most || shape.invocations > most->invocations) most = &shape;
   }
@@ -202,9 +208,18 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
   for (const auto& part : t.parts) t.ns_per_instruction += part.ns;
   t.instructions_per_warp = work.warp_instructions / work.waits.warps_launched;
   cap_by_reference_time(kernel, rates, work.waits, t, notes);
+  t.kind = kind_of(t.parts, work, rates);
+  // Warps that wait mostly for memory finish in the order it serves them, so over several waves
+  // the slots of a block's early warps stay empty until its last one exits (block_refill.hpp):
+  // the waves take longer by the inverse of the busy share. Warps that wait for their own
+  // arithmetic finish together.
+  if (block_refill && t.kind == "memory" && refilled_waves > waves) {
+    notes.push_back(fmt::format("block refill: the waves take {:.3f}x as long (slots waiting for their block's "
+                                "last warp)", refilled_waves / waves));
+    waves = refilled_waves;
+  }
   t.waves = waves / launches;
   t.ms = waves * t.instructions_per_warp * t.ns_per_instruction * 1e-6;
-  t.kind = kind_of(t.parts, work, rates);
 
   t.resident_warps_per_scheduler = std::ceil(resident_warps_per_sm / kSchedulersPerSm);
   t.warps_to_hide_latency = t.ns_per_instruction / t.parts.front().ns;

@@ -291,14 +291,15 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
   add_compute_costs(kernel, work, rates, terms, p);
   add_memory_costs(work, rates, terms, p);
   if (terms.latency) {
+    const bool refill = terms.block_refill && warps_leave_independently(work.waits);
     // Where the data stays in L2, what missed L2 in the profile's replay (which starts with a
     // flushed L2) hits there in the timed run: its memory waits are L2 hits at most.
     if (p.l2_residency.resident) {
       KernelWork timed = work;
       timed.waits.l2_hit_share = 1;
-      p.latency = latency_term_of(kernel, timed, device, rates, terms.loaded_latency);
+      p.latency = latency_term_of(kernel, timed, device, rates, terms.loaded_latency, refill);
     } else {
-      p.latency = latency_term_of(kernel, work, device, rates, terms.loaded_latency);
+      p.latency = latency_term_of(kernel, work, device, rates, terms.loaded_latency, refill);
     }
     if (!p.latency.note.empty()) p.notes.push_back(p.latency.note);
   }

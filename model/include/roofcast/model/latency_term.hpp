@@ -40,7 +40,9 @@ struct LatencyTerm {
 
 // `loaded_latency`: each load's latency is the one the kernel's resident warps see on the target
 // (loaded_latency.hpp) rather than an unloaded one from the DRAM warp chase's spread.
+// `block_refill`: a launch shape of several waves keeps only steady_busy_slot_share of its slots
+// busy (block_refill.hpp), so its waves take 1 / that share longer.
 LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
-                            const DeviceRates& rates, bool loaded_latency = false);
+                            const DeviceRates& rates, bool loaded_latency = false, bool block_refill = false);
 
 }  // namespace roofcast
