@@ -111,6 +111,10 @@ void add_profile_command(CLI::App& app) {
                     "Time and profile in one run of the application instead of two (faster for applications that "
                     "run long): the first N launches of each kernel and shape are profiled (--sample N), and they "
                     "are timed from an empty L2, as Nsight Compute times them; not for CUDA graphs' kernels");
+  command->add_flag("--one-process", request.one_process,
+                    "With --single-run, for an application of one CUDA process: keep the GPU's counters between "
+                    "launches instead of giving them back after each (faster where many launches are profiled; a "
+                    "second CUDA process would get no counters)");
   command->add_flag("--per-launch", request.per_launch, "Also write every launch's record under its kernel");
   command->add_option("--sample", options->sample,
                       "Counters for at most N launches of each kernel and launch shape, spread over the run, scaled "

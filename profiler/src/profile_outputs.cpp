@@ -74,6 +74,7 @@ ProfileOutput profile_output(const ProfiledRun& run, const OutputGroup& group, c
   nlohmann::json profile = kernel_profile_json(kernels, provenance, request.per_launch);
   profile["collector"]["sample"] = request.sample > 0 ? nlohmann::json(request.sample) : nlohmann::json("all");
   if (request.single_run) profile["collector"]["single_run"] = true;
+  if (request.one_process) profile["collector"]["one_process"] = true;
   if (run.per_process) {
     nlohmann::json pids = nlohmann::json::array();
     for (int p : group.processes) pids.push_back(run.timing.process_info[static_cast<size_t>(p)].pid);

@@ -118,6 +118,9 @@ TEST_CASE("command-line mistakes exit non-zero with usage help") {
     CHECK(single.exit_code == 1);
     CHECK_THAT(single.err, Catch::Contains("--single-run"));
   }
+  const auto one_process = run_roofcast({"profile", "--one-process", "--", "true"});
+  CHECK(one_process.exit_code == 1);
+  CHECK_THAT(one_process.err, Catch::Contains("--one-process goes with --single-run"));
 }
 
 namespace {

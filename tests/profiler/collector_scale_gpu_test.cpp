@@ -97,6 +97,18 @@ TEST_CASE("--single-run times every launch and counts the first ones in one run,
   };
   CHECK(copies(one_profile) == copies(two_profile));
   CHECK(one_profile["collector"]["single_run"] == true);
+
+  // --one-process keeps the counters between launches: the same counts.
+  const auto kept = run_roofcast({"profile", "--single-run", "--one-process", "-o", (folder / "kept.json").string(),
+                                  "--", kTree, "--children", "0"});
+  INFO(kept.err);
+  REQUIRE(kept.exit_code == 0);
+  const auto kept_profile = read_checked_profile(folder / "kept.json");
+  auto k = kernels_by_short_name(kept_profile);
+  CHECK(k.at("tree_step")["profiled_invocations"] == 5);
+  CHECK(k.at("tree_step")["counters"]["smsp__inst_executed.sum"].get<double>() ==
+        Approx(o.at("tree_step")["counters"]["smsp__inst_executed.sum"].get<double>()).epsilon(1e-6));
+  CHECK(kept_profile["collector"]["one_process"] == true);
   fs::remove_all(folder);
 }
 

@@ -32,6 +32,9 @@ struct ProfileRequest {
   // One run instead of two: every launch timed and the first `sample` launches of each shape
   // profiled in the same run (docs/profiler.md, "One run"). Needs cache_control "all".
   bool single_run = false;
+  // With single_run: the application runs one CUDA process, which keeps the GPU's counters
+  // between its profiled launches instead of giving them back after each for other processes.
+  bool one_process = false;
 };
 
 // One file of the result, in the order the processes that go into it first launched.
