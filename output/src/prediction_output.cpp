@@ -363,8 +363,8 @@ class PredictionJsonPrinter : public PredictionPrinter {
     return rows;
   }
   void write(std::unique_ptr<PredictionRows> rows) override {
-    std::string text = static_cast<JsonRows&>(*rows).json.take_text();
-    json_.values_text(text);
+    JsonText text = static_cast<JsonRows&>(*rows).json.take_text();
+    json_.values_text(text.view());
     const std::lock_guard<std::mutex> lock(buffers_mutex_);
     buffers_.push_back(std::move(text));
   }
@@ -394,7 +394,7 @@ class PredictionJsonPrinter : public PredictionPrinter {
   JsonWriter json_;
   std::string profile_source_;
   mutable std::mutex buffers_mutex_;
-  mutable std::vector<std::string> buffers_;
+  mutable std::vector<JsonText> buffers_;
 };
 
 }  // namespace
