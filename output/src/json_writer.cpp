@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -23,7 +24,8 @@ namespace {
 // Text of printable ASCII without quote or backslash is written between quotes as it is ("plain"
 // bytes). Anything else (escapes, UTF-8, invalid UTF-8) goes through nlohmann's own serializer,
 // as json_text() calls it (formats/json_text.hpp): each byte that is not valid UTF-8 becomes U+FFFD.
-// The text of a million predictions is mostly names, keys and notes: checked 16 bytes at a time.
+// The text of a million predictions is mostly names, keys and notes: checked and copied in one
+// pass, 16 bytes at a time.
 bool plain_byte(char c) {
   const auto byte = static_cast<unsigned char>(c);
   return byte >= 0x20 && byte < 0x7f && c != '"' && c != '\\';
@@ -34,6 +36,11 @@ Word load(const char* bytes) {
   Word word;
   std::memcpy(&word, bytes, sizeof word);
   return word;
+}
+
+template <typename Word>
+void store(Word word, char* bytes) {
+  std::memcpy(bytes, &word, sizeof word);
 }
 
 #if defined(__SSE2__)
@@ -47,25 +54,46 @@ bool plain_block(__m128i block) {
   return _mm_movemask_epi8(_mm_or_si128(below_space, special)) == 0;
 }
 
-bool plain_block(const char* bytes) { return plain_block(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes))); }
+// The 16 bytes at `from` to `to`, if plain.
+bool copy_plain_block(const char* from, char* to) {
+  const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from));
+  if (!plain_block(block)) return false;
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(to), block);
+  return true;
+}
 
-// Texts shorter than a block (most keys) are read as two overlapping words, not copied into
-// a block first: a wide load of narrower stores just made waits for them to reach the cache.
-bool needs_no_escaping(std::string_view text) {
-  const char* bytes = text.data();
+// `text` to `out` (text.size() bytes, no more) if every byte is plain; false, with some bytes
+// written, if not. Text shorter than a block (most keys) is read as two overlapping words, not
+// copied into a block first: a wide load of narrower stores just made waits for them.
+bool copy_plain(std::string_view text, char* out) {
+  const char* in = text.data();
   const size_t size = text.size();
   if (size >= 16) {
     for (size_t i = 0; i + 16 <= size; i += 16)
-      if (!plain_block(bytes + i)) return false;
-    return size % 16 == 0 || plain_block(bytes + size - 16);  // the tail, with bytes checked already
+      if (!copy_plain_block(in + i, out + i)) return false;
+    // The tail: the last 16 bytes, some of them copied already.
+    return size % 16 == 0 || copy_plain_block(in + size - 16, out + size - 16);
   }
-  if (size >= 8)
-    return plain_block(_mm_set_epi64x(load<int64_t>(bytes), load<int64_t>(bytes + size - 8)));
+  if (size >= 8) {
+    const auto first = load<int64_t>(in), last = load<int64_t>(in + size - 8);
+    if (!plain_block(_mm_set_epi64x(first, last))) return false;
+    store(first, out);
+    store(last, out + size - 8);
+    return true;
+  }
   if (size >= 4) {
     constexpr int32_t kPlain = 0x61616161;  // "aaaa"
-    return plain_block(_mm_set_epi32(kPlain, kPlain, load<int32_t>(bytes), load<int32_t>(bytes + size - 4)));
+    const auto first = load<int32_t>(in), last = load<int32_t>(in + size - 4);
+    if (!plain_block(_mm_set_epi32(kPlain, kPlain, first, last))) return false;
+    store(first, out);
+    store(last, out + size - 4);
+    return true;
   }
-  return std::all_of(text.begin(), text.end(), plain_byte);
+  for (size_t i = 0; i < size; ++i) {
+    if (!plain_byte(in[i])) return false;
+    out[i] = in[i];
+  }
+  return true;
 }
 
 #else
@@ -81,13 +109,17 @@ bool plain_word(uint64_t word) {
          !has_zero_byte(word ^ (ones * '\\'));
 }
 
-bool needs_no_escaping(std::string_view text) {
+bool copy_plain(std::string_view text, char* out) {
   size_t i = 0;
   for (; i + 8 <= text.size(); i += 8) {
-    if (!plain_word(load<uint64_t>(text.data() + i))) return false;
+    const auto word = load<uint64_t>(text.data() + i);
+    if (!plain_word(word)) return false;
+    store(word, out + i);
   }
-  for (; i < text.size(); ++i)
+  for (; i < text.size(); ++i) {
     if (!plain_byte(text[i])) return false;
+    out[i] = text[i];
+  }
   return true;
 }
 
@@ -103,32 +135,74 @@ char* write_exponent(int exponent, char* out) {
   return out;
 }
 
+// Pieces of at most kPieceBytes are copied whole, a fixed-size copy being a few moves where a
+// copy of the exact size is a call: the bytes past the piece's end are written over next, or
+// left past the number's end (write_json_number has room for them).
+constexpr size_t kPieceBytes = 24;
+
+// The digits of `value` (> 0, at most 17 of them: a double's shortest significand) at `out`;
+// returns how many. Two digits at a time, in 32-bit arithmetic where it fits.
+int write_digits(uint64_t value, char* out) {
+  static constexpr auto kPairs = [] {
+    std::array<char, 200> pairs{};
+    for (int i = 0; i < 100; ++i) {
+      pairs[2 * i] = static_cast<char>('0' + i / 10);
+      pairs[2 * i + 1] = static_cast<char>('0' + i % 10);
+    }
+    return pairs;
+  }();
+  static constexpr auto kPowersOf10 = [] {
+    std::array<uint64_t, 20> powers{};
+    powers[0] = 1;
+    for (size_t i = 1; i < powers.size(); ++i) powers[i] = 10 * powers[i - 1];
+    return powers;
+  }();
+  // floor(log10(value)) from its bit width (1233 / 4096 ~ log10(2)), one less where it overshoots.
+  const int log10_guess = (std::bit_width(value) * 1233) >> 12;
+  const int count = log10_guess + (value >= kPowersOf10[static_cast<size_t>(log10_guess)] ? 1 : 0);
+  char* end = out + count;
+  const auto write_pairs = [&](uint32_t part, int digits) {
+    for (; digits >= 2; digits -= 2, part /= 100) std::memcpy(end -= 2, &kPairs[2 * (part % 100)], 2);
+    if (digits == 1) *--end = static_cast<char>('0' + part);
+  };
+  if (count > 8) {
+    write_pairs(static_cast<uint32_t>(value % 100000000), 8);
+    value /= 100000000;
+  }
+  write_pairs(static_cast<uint32_t>(value), static_cast<int>(end - out));
+  return count;
+}
+
 // The value digits x 10^exponent laid out as nlohmann's format_buffer() lays it out: fixed
 // notation while the decimal point falls within 15 digits of the first (".0" after an integer,
 // "0.000" before a fraction down to 1e-4), else one digit, the rest after a point, and the exponent.
-char* lay_out_number(std::string_view digits, int exponent, char* out) {
+// `digits` has kPieceBytes readable bytes after any digit.
+char* lay_out_number(const char* digits, int count, int exponent, char* out) {
   constexpr int kMinPoint = -4, kMaxPoint = std::numeric_limits<double>::digits10;
-  const int count = static_cast<int>(digits.size());
+  constexpr char kZeros[] = "0000000000000000";
   const int point = count + exponent;  // where the decimal point falls, counted from the first digit
   if (count <= point && point <= kMaxPoint) {
-    out = std::copy(digits.begin(), digits.end(), out);
-    out = std::fill_n(out, point - count, '0');
+    std::memcpy(out, digits, kPieceBytes);
+    std::memcpy(out + count, kZeros, 16);
+    out += point;
     return std::copy_n(".0", 2, out);
   }
   if (0 < point && point <= kMaxPoint) {
-    out = std::copy_n(digits.begin(), point, out);
-    *out++ = '.';
-    return std::copy(digits.begin() + point, digits.end(), out);
+    std::memcpy(out, digits, kPieceBytes);
+    out[point] = '.';
+    std::memcpy(out + point + 1, digits + point, kPieceBytes);
+    return out + count + 1;
   }
   if (kMinPoint < point && point <= 0) {
-    out = std::copy_n("0.", 2, out);
-    out = std::fill_n(out, -point, '0');
-    return std::copy(digits.begin(), digits.end(), out);
+    std::memcpy(out, "0.000", 5);
+    std::memcpy(out + 2 - point, digits, kPieceBytes);
+    return out + 2 - point + count;
   }
-  *out++ = digits.front();
+  *out++ = digits[0];
   if (count > 1) {
     *out++ = '.';
-    out = std::copy(digits.begin() + 1, digits.end(), out);
+    std::memcpy(out, digits + 1, kPieceBytes);
+    out += count - 1;
   }
   *out++ = 'e';
   return write_exponent(point - 1, out);
@@ -152,8 +226,9 @@ char* write_json_number(double number, char* out) {
   // Dragonbox (fmt's own shortest round-trip digits, through its internal API as nlohmann's
   // to_chars was): about a sixth of the time of nlohmann's grisu2, for ~16 numbers per prediction.
   const auto decimal = fmt::detail::dragonbox::to_decimal(number);
-  const fmt::format_int digits(decimal.significand);
-  return lay_out_number(std::string_view(digits.data(), digits.size()), decimal.exponent, out);
+  std::array<char, 17 + kPieceBytes> digits{};
+  const int count = write_digits(decimal.significand, digits.data());
+  return lay_out_number(digits.data(), count, decimal.exponent, out);
 }
 
 JsonWriter::JsonWriter(size_t depth) : out_(nullptr) {
@@ -163,21 +238,22 @@ JsonWriter::JsonWriter(size_t depth) : out_(nullptr) {
 
 JsonWriter::~JsonWriter() { flush(); }
 
-JsonText JsonWriter::take_text() { return std::exchange(text_, {}); }
+JsonText JsonWriter::take_text() {
+  save_keys();
+  return std::exchange(text_, {});
+}
 
 void JsonWriter::reuse(JsonText storage) {
   text_ = std::move(storage);
   text_.size_ = 0;
 }
 
-char* JsonWriter::room(size_t bytes) {
-  if (text_.capacity_ - text_.size_ < bytes) {
-    const size_t capacity = std::max({2 * text_.capacity_, text_.size_ + bytes, size_t{4096}});
-    auto data = std::make_unique_for_overwrite<char[]>(capacity);
-    if (text_.size_ > 0) std::memcpy(data.get(), text_.data_.get(), text_.size_);
-    text_.data_ = std::move(data);
-    text_.capacity_ = capacity;
-  }
+char* JsonWriter::grow(size_t bytes) {
+  const size_t capacity = std::max({2 * text_.capacity_, text_.size_ + bytes, size_t{4096}});
+  auto data = std::make_unique_for_overwrite<char[]>(capacity);
+  if (text_.size_ > 0) std::memcpy(data.get(), text_.data_.get(), text_.size_);
+  text_.data_ = std::move(data);
+  text_.capacity_ = capacity;
   return text_.data_.get() + text_.size_;
 }
 
@@ -203,6 +279,7 @@ void JsonWriter::values_text(std::string_view text) {
 
 void JsonWriter::flush() {
   if (out_ == nullptr) return;
+  save_keys();
   out_->write(text_.data_.get(), static_cast<std::streamsize>(text_.size_));
   text_.size_ = 0;
 }
@@ -242,26 +319,45 @@ char* JsonWriter::before_value(size_t more) {
   return new_line(!first, more);
 }
 
+std::string_view JsonWriter::last_key(const Level& level) const {
+  if (level.key_saved) return level.saved_key;
+  return {text_.data_.get() + level.key_offset, level.key_size};
+}
+
+void JsonWriter::save_keys() {
+  for (size_t i = 0; i < depth_; ++i) {
+    Level& level = levels_[i];
+    if (level.key_saved) continue;
+    level.saved_key.assign(last_key(level));
+    level.key_saved = true;
+  }
+}
+
 void JsonWriter::key(std::string_view name) {
   if (depth_ == 0 || !top().object || after_key_)
     throw std::logic_error(fmt::format("JsonWriter: key \"{}\" outside an object", name));
   Level& level = top();
-  if (!level.empty && !in_order(level.last_key, name))
-    throw std::logic_error(fmt::format("JsonWriter: key \"{}\" after \"{}\" (nlohmann sorts keys)", name, level.last_key));
+  if (!level.empty && !in_order(last_key(level), name))
+    throw std::logic_error(fmt::format("JsonWriter: key \"{}\" after \"{}\" (nlohmann sorts keys)", name, last_key(level)));
   const bool first = level.empty;
   level.empty = false;
-  level.last_key.assign(name);
   after_key_ = true;
-  if (needs_no_escaping(name)) {
-    char* out = new_line(!first, name.size() + 4);
-    *out++ = '"';
-    std::memcpy(out, name.data(), name.size());
+  char* out = new_line(!first, name.size() + 4);
+  char* quote = out++;
+  *quote = '"';
+  if (copy_plain(name, out)) {
+    // The key stays in the text, unescaped, until the text goes (save_keys).
+    level.key_offset = static_cast<size_t>(out - text_.data_.get());
+    level.key_size = name.size();
+    level.key_saved = false;
     out += name.size();
     std::memcpy(out, "\": ", 3);
     wrote_to(out + 3);
     return;
   }
-  wrote_to(new_line(!first, 0));
+  level.saved_key.assign(name);
+  level.key_saved = true;
+  wrote_to(quote);
   write_string(name);
   append(": ");
 }
@@ -287,7 +383,8 @@ JsonWriter::Level& JsonWriter::push_level(bool object) {
   Level& level = levels_[depth_++];
   level.object = object;
   level.empty = true;
-  level.last_key.clear();
+  level.key_size = 0;
+  level.key_saved = false;
   return level;
 }
 
@@ -325,13 +422,11 @@ void JsonWriter::write_plain(std::string_view text) {
 }
 
 void JsonWriter::write_string(std::string_view text) {
-  if (needs_no_escaping(text)) {
-    char* out = room(text.size() + 2);
-    *out++ = '"';
-    std::memcpy(out, text.data(), text.size());
-    out += text.size();
-    *out++ = '"';
-    wrote_to(out);
+  char* out = room(text.size() + 2);
+  *out = '"';
+  if (copy_plain(text, out + 1)) {
+    out[text.size() + 1] = '"';
+    wrote_to(out + text.size() + 2);
   } else {
     append(nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }

@@ -116,6 +116,33 @@ TEST_CASE("JsonWriter escapes every byte value at every position of a string or 
   }
 }
 
+TEST_CASE("JsonWriter checks the order of keys written before its text went out") {
+  // Keys are checked against the last key as written in the text, kept aside when the text is
+  // flushed (past 64 KB) or taken: here the text after the flush overwrites where "m" was.
+  std::ostringstream out;
+  roofcast::JsonWriter json(out);
+  json.begin_object();
+  json.key("m");
+  json.begin_object();
+  json.key("a");
+  json.begin_array();
+  for (int i = 0; i < 2000; ++i) json.value(std::string(40, 'x'));
+  json.end_array();  // flushed here
+  json.member("b", "after the flush");
+  json.end_object();
+  CHECK_THROWS_AS(json.key("a"), std::logic_error);
+  CHECK_NOTHROW(json.key("n"));
+
+  roofcast::JsonWriter values(size_t{2});
+  values.begin_object();
+  values.key("k");
+  values.begin_array();
+  const roofcast::JsonText text = values.take_text();
+  values.end_array();
+  CHECK_THROWS_AS(values.key("a"), std::logic_error);
+  CHECK_NOTHROW(values.key("l"));
+}
+
 namespace {
 
 std::string nlohmann_number(double number) { return nlohmann::json(number).dump(); }

@@ -14,8 +14,9 @@ namespace roofcast {
 // (fmt's Dragonbox), laid out as nlohmann's dump() lays out its own digits ("1.0", "0.001",
 // "1e-05", "1.5e+300", "-0.0"). nlohmann's grisu2 digits are the shortest for almost every
 // double; where they are not, these are shorter and read back the same. Writes at most
-// kMaxJsonNumberChars bytes at `out` and returns their end.
-constexpr size_t kMaxJsonNumberChars = 32;
+// kMaxJsonNumberChars bytes at `out` (some past the number, as room to write it fast) and
+// returns the number's end.
+constexpr size_t kMaxJsonNumberChars = 48;
 char* write_json_number(double number, char* out);
 
 // Text a JsonWriter made; its storage can go to another writer to write over (JsonWriter::reuse).
@@ -86,15 +87,25 @@ class JsonWriter {
   struct Level {
     bool object = false;
     bool empty = true;
-    std::string last_key;
+    // The last key, for the order check: key_size bytes at key_offset in the text (where it was
+    // written as it is), or in saved_key once that text is gone or where it was escaped.
+    size_t key_offset = 0;
+    size_t key_size = 0;
+    bool key_saved = false;
+    std::string saved_key;
   };
   Level& push_level(bool object);
+  std::string_view last_key(const Level& level) const;
+  void save_keys();  // the open levels' last keys, out of the text about to go
   Level& top() { return levels_[depth_ - 1]; }
   static constexpr size_t kFlushBytes = 1 << 16;
   void flush();
   // Where `bytes` more can be written, at the end of the text; wrote_to() then moves the end
   // past what was written.
-  char* room(size_t bytes);
+  char* room(size_t bytes) {
+    return text_.capacity_ - text_.size_ >= bytes ? text_.data_.get() + text_.size_ : grow(bytes);
+  }
+  char* grow(size_t bytes);
   void wrote_to(const char* end) { text_.size_ = static_cast<size_t>(end - text_.data_.get()); }
   void append(std::string_view text);
   // The separator and indentation before a value (none after a key); returns where the value
@@ -110,8 +121,8 @@ class JsonWriter {
 
   std::ostream* out_;  // null: the text is held for take_text()
   JsonText text_;  // written to out_ in pieces of about kFlushBytes
-  // The open levels are levels_[0, depth_); those above stay, their last_key's storage kept for
-  // the next object at their depth (a million predictions open eight objects each).
+  // The open levels are levels_[0, depth_); those above stay, their saved_key's storage kept
+  // for the next object at their depth (a million predictions open eight objects each).
   std::vector<Level> levels_;
   size_t depth_ = 0;
   bool after_key_ = false;
