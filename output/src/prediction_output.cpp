@@ -54,7 +54,7 @@ std::vector<Table::Column> kernel_columns(const std::string& model, bool correct
           {"launch ms"},     {"predicted ms"},   {"calibrated ms"},  {"measured ms"}, {"error %"}};
 }
 
-std::vector<std::string> kernel_row(const KernelPrediction& p, bool corrected) {
+void add_kernel_row(const KernelPrediction& p, bool corrected, Table& table) {
   if (const ThesisPrediction* t = p.prediction.thesis()) {
     std::vector<std::string> row = {p.kernel, p.device, std::string(to_string(p.parameters.type)),
                                     to_string(t->bound), percent(p.parameters.E_mix),
@@ -67,12 +67,13 @@ std::vector<std::string> kernel_row(const KernelPrediction& p, bool corrected) {
     row.push_back(optional_fixed(p.measured_ms, 3));
     row.push_back(signed_percent(p.error));
     if (corrected) row.push_back(signed_percent(p.corrected_error));
-    return row;
+    table.add_row(row);
+    return;
   }
   const PipesPrediction& r = *p.prediction.pipes();
-  return {shortened_kernel_name(p.kernel, 64), p.device, r.limiter, ms(r.compute_ms), ms(r.memory_ms),
-          ms(r.launch_ms), ms(r.predicted_ms), optional_ms(p.corrected_ms), optional_ms(p.measured_ms),
-          error_percent(p.error)};
+  table.add_row({shortened_kernel_name(p.kernel, 64), p.device, r.limiter, ms(r.compute_ms), ms(r.memory_ms),
+                 ms(r.launch_ms), ms(r.predicted_ms), optional_ms(p.corrected_ms), optional_ms(p.measured_ms),
+                 error_percent(p.error)});
 }
 
 Table totals_table(const std::vector<DeviceTotal>& device_totals, bool corrected) {
@@ -95,7 +96,7 @@ struct TableRows : PredictionRows {
   TableRows(const std::vector<Table::Column>& columns, bool corrected) : corrected(corrected) {
     table.columns = columns;
   }
-  void add(const KernelPrediction& p) override { table.add_row(kernel_row(p, corrected)); }
+  void add(const KernelPrediction& p) override { add_kernel_row(p, corrected, table); }
 
   Table table;
   bool corrected;

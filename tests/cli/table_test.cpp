@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include <sstream>
+#include <string>
 
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/output/table.hpp"
 
 TEST_CASE("tables align columns for people and quote CSV for scripts") {
@@ -38,6 +40,22 @@ TEST_CASE("table cells reach the terminal and CSV as printable text") {
         "\"'=HYPERLINK(\"\"http://x\"\")\",+3.0\n"
         "'@SUM(A1),-\n"
         "'-cmd|' /C calc'!A0,1e-05\n");
+}
+
+TEST_CASE("every byte value at every position of a cell reaches the terminal as printable text") {
+  // Cells are checked 8 bytes at a time: a cell shows as printable() writes it, escapes and all.
+  for (const size_t position : {0u, 3u, 7u, 8u, 12u, 16u}) {
+    for (int byte = 0; byte < 256; ++byte) {
+      std::string cell(17, 'a');
+      cell[position] = static_cast<char>(byte);
+      roofcast::Table raw, escaped;
+      raw.columns = escaped.columns = {{"kernel", false}, {"ms"}};
+      raw.add_row({cell, "1.0"});
+      escaped.add_row({roofcast::printable(cell), "1.0"});
+      INFO("byte " << byte << " at " << position);
+      CHECK(roofcast::render_text(raw) == roofcast::render_text(escaped));
+    }
+  }
 }
 
 TEST_CASE("a CsvWriter streams the rows render_csv writes for a table") {
