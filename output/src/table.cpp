@@ -1,6 +1,7 @@
 #include "roofcast/output/table.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -10,10 +11,9 @@
 #include <sstream>
 #include <string_view>
 
-#include <fmt/compile.h>
-#include <fmt/format.h>
 
 #include "roofcast/formats/printable_text.hpp"
+#include "shortest_number.hpp"
 
 namespace roofcast {
 
@@ -221,8 +221,9 @@ CsvLine& CsvLine::cell(std::string_view text) {
 CsvLine& CsvLine::number(double value) {
   separate();
   if (std::isfinite(value)) {
-    char digits[32];  // the longest is 24: "-2.2250738585072014e-308"
-    text_.append(digits, fmt::format_to(digits, FMT_COMPILE("{}"), value));
+    // fmt's "{}", written by hand from the same (Dragonbox) digits: ~12 numbers per prediction.
+    std::array<char, kMaxShortestNumberChars> digits;
+    text_.append(digits.data(), write_shortest(value, NumberLayout::fmt, digits.data()));
   } else {
     text_ += "inf";
   }
