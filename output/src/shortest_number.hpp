@@ -9,9 +9,9 @@ namespace roofcast {
 enum class NumberLayout { nlohmann, fmt };
 
 // A finite `number` as its shortest digits that read back as `number` (fmt's Dragonbox), laid out
-// as `layout` lays them out. Writes at most kMaxShortestNumberChars bytes at `out` (some past the
-// number, as room to write it fast) and returns the number's end.
-constexpr size_t kMaxShortestNumberChars = 48;
+// as `layout` lays them out. Writes at most kMaxShortestNumberChars bytes at `out` (some zeros past
+// the number, as room to write it fast) and returns the number's end.
+constexpr size_t kMaxShortestNumberChars = 40;
 char* write_shortest(double number, NumberLayout layout, char* out);
 
 }  // namespace roofcast

@@ -16,7 +16,7 @@ namespace roofcast {
 // double; where they are not, these are shorter and read back the same. Writes at most
 // kMaxJsonNumberChars bytes at `out` (some past the number, as room to write it fast) and
 // returns the number's end.
-constexpr size_t kMaxJsonNumberChars = 48;
+constexpr size_t kMaxJsonNumberChars = 40;
 char* write_json_number(double number, char* out);
 
 // Text a JsonWriter made; its storage can go to another writer to write over (JsonWriter::reuse).
