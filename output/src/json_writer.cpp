@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -125,11 +126,23 @@ bool copy_plain(std::string_view text, char* out) {
 
 #endif
 
-// `before` < `after` as std::string compares them, most often told by their first bytes.
+// `before` < `after` as std::string compares them (bytes unsigned, a prefix first): keys are
+// short, compared 8 bytes at a time without a call to memcmp.
 bool in_order(std::string_view before, std::string_view after) {
-  if (!before.empty() && !after.empty() && before.front() != after.front())
-    return static_cast<unsigned char>(before.front()) < static_cast<unsigned char>(after.front());
-  return before < after;
+  const size_t common = std::min(before.size(), after.size());
+  size_t i = 0;
+  for (; i + 8 <= common; i += 8) {
+    const uint64_t differ = load<uint64_t>(before.data() + i) ^ load<uint64_t>(after.data() + i);
+    if (differ != 0) {
+      // The first differing byte (the lowest in memory) decides.
+      i += static_cast<size_t>(std::endian::native == std::endian::little ? std::countr_zero(differ) / 8
+                                                                          : std::countl_zero(differ) / 8);
+      return static_cast<unsigned char>(before[i]) < static_cast<unsigned char>(after[i]);
+    }
+  }
+  for (; i < common; ++i)
+    if (before[i] != after[i]) return static_cast<unsigned char>(before[i]) < static_cast<unsigned char>(after[i]);
+  return before.size() < after.size();
 }
 
 }  // namespace

@@ -84,13 +84,25 @@ TEST_CASE("JsonWriter orders keys as std::string does: every byte, unsigned, a p
   std::ostringstream out;
   roofcast::JsonWriter json(out);
   json.begin_object();
-  for (const char* key : {"", "a", "ab", "abc", "abd", "b", "z", "\xc3\xa9"}) {
+  for (const char* key : {"", "a", "ab", "abc", "abcdefgh", "abcdefgh1", "abcdefgh2", "abcdefghij", "abcdefgi",
+                          "abcdefgi\xff", "abd", "b", "z", "\xc3\xa9"}) {
     INFO(key);
     CHECK_NOTHROW(json.member(key, 1));
   }
   CHECK_THROWS_AS(json.key("\xc3\xa9"), std::logic_error);  // the same key again
   CHECK_THROWS_AS(json.key("\xc3"), std::logic_error);
   CHECK_THROWS_AS(json.key("zz"), std::logic_error);
+  // Keys compared 8 bytes at a time: the first differing byte decides, wherever it is.
+  for (const auto& [first, second] : {std::pair{"abcdefgh2", "abcdefgh1"}, std::pair{"abcdefgi", "abcdefgh"},
+                                      std::pair{"abcdefghabcdefgz", "abcdefghabcdefga"},
+                                      std::pair{"abcdefghabcdefgh", "abcdefghabcdefg"}}) {
+    INFO(first << " then " << second);
+    std::ostringstream text;
+    roofcast::JsonWriter object(text);
+    object.begin_object();
+    object.member(first, 1);
+    CHECK_THROWS_AS(object.key(second), std::logic_error);
+  }
 }
 
 TEST_CASE("JsonWriter escapes every byte value at every position of a string or key as nlohmann does") {
