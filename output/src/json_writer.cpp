@@ -220,6 +220,10 @@ char* JsonWriter::new_line(bool comma, size_t more) {
   char* out = room(1 + kLineBreak.size() + 2 * depth_ + more);
   *out = ',';
   out += comma ? 1 : 0;
+  if (depth_ < 8) {  // a prediction's depths: one 16-byte piece
+    std::memcpy(out, kLineBreak.data(), 16);
+    return out + 1 + 2 * depth_;
+  }
   if (depth_ <= kMaxFastDepth) {
     std::memcpy(out, kLineBreak.data(), kLineBreak.size());
     return out + 1 + 2 * depth_;

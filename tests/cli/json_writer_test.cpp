@@ -56,6 +56,32 @@ TEST_CASE("JsonWriter writes what nlohmann::json::dump(2) writes for the same do
   CHECK(out.str() == expected.dump(2));
 }
 
+TEST_CASE("JsonWriter indents as nlohmann does at every depth") {
+  // Lines up to depth 7, up to 32 and deeper are indented three different ways.
+  std::ostringstream out;
+  nlohmann::json expected = nlohmann::json::array({1.5, "x"});
+  {
+    roofcast::JsonWriter json(out);
+    for (int depth = 0; depth < 40; ++depth) {
+      json.begin_object();
+      json.key("a");
+      json.begin_array();
+      json.value(depth);
+    }
+    json.value(1.5);
+    json.value("x");
+    for (int depth = 0; depth < 40; ++depth) {
+      json.end_array();
+      json.end_object();
+    }
+  }
+  expected.insert(expected.begin(), 39);
+  expected = nlohmann::json::object({{"a", expected}});
+  for (int depth = 38; depth >= 0; --depth)
+    expected = nlohmann::json::object({{"a", nlohmann::json::array({depth, expected})}});
+  CHECK(out.str() == expected.dump(2));
+}
+
 TEST_CASE("JsonWriter writes bytes that are not UTF-8 as json_text() does: U+FFFD, not an error") {
   const std::string bad = "profile-\xff\xfe.json", bad_key = "k\xc3";
   std::ostringstream out;
