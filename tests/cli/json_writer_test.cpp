@@ -205,6 +205,13 @@ TEST_CASE("write_json_number lays numbers out as nlohmann's dump does") {
   }
 }
 
+TEST_CASE("write_json_number writes the shortest digits where nlohmann's grisu2 writes longer ones") {
+  // A compute cost of a scaled profile's prediction: the same double, one digit shorter.
+  CHECK(nlohmann_number(0.025261508488854532) == "0.025261508488854532");
+  CHECK(roofcast_number(0.025261508488854532) == "0.02526150848885453");
+  CHECK(std::strtod("0.02526150848885453", nullptr) == 0.025261508488854532);
+}
+
 TEST_CASE("write_json_number agrees with nlohmann over doubles of every magnitude, or is shorter and exact") {
   // nlohmann's grisu2 digits are not always the shortest (Dragonbox's are): where they differ,
   // ours must read back as the same double and be no longer.
