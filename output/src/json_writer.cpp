@@ -1,29 +1,105 @@
 #include "roofcast/output/json_writer.hpp"
 
+#include "shortest_number.hpp"
+
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <nlohmann/json.hpp>
 
 namespace roofcast {
 
 namespace {
 
-// Printable ASCII without quote or backslash: written between quotes as it is. Anything else
-// (escapes, UTF-8, invalid UTF-8) goes through nlohmann's own serializer, as json_text() calls it
-// (formats/json_text.hpp): each byte that is not valid UTF-8 becomes U+FFFD.
+// Text of printable ASCII without quote or backslash is written between quotes as it is ("plain"
+// bytes). Anything else (escapes, UTF-8, invalid UTF-8) goes through nlohmann's own serializer,
+// as json_text() calls it (formats/json_text.hpp): each byte that is not valid UTF-8 becomes U+FFFD.
+// The text of a million predictions is mostly names, keys and notes: checked and copied in one
+// pass, 16 bytes at a time.
 bool plain_byte(char c) {
   const auto byte = static_cast<unsigned char>(c);
   return byte >= 0x20 && byte < 0x7f && c != '"' && c != '\\';
 }
 
-// plain_byte() of 8 bytes at once (the text of a million predictions is mostly names and keys).
+template <typename Word>
+Word load(const char* bytes) {
+  Word word;
+  std::memcpy(&word, bytes, sizeof word);
+  return word;
+}
+
+template <typename Word>
+void store(Word word, char* bytes) {
+  std::memcpy(bytes, &word, sizeof word);
+}
+
+#if defined(__SSE2__)
+
+bool plain_block(__m128i block) {
+  // As signed bytes, those from 0x80 up are negative: below 0x20 with the control characters.
+  const __m128i below_space = _mm_cmplt_epi8(block, _mm_set1_epi8(0x20));
+  const __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('"')),
+                                                    _mm_cmpeq_epi8(block, _mm_set1_epi8('\\'))),
+                                       _mm_cmpeq_epi8(block, _mm_set1_epi8(0x7f)));
+  return _mm_movemask_epi8(_mm_or_si128(below_space, special)) == 0;
+}
+
+// The 16 bytes at `from` to `to`, if plain.
+bool copy_plain_block(const char* from, char* to) {
+  const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from));
+  if (!plain_block(block)) return false;
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(to), block);
+  return true;
+}
+
+// `text` to `out` (text.size() bytes, no more) if every byte is plain; false, with some bytes
+// written, if not. Text shorter than a block (most keys) is read as two overlapping words, not
+// copied into a block first: a wide load of narrower stores just made waits for them.
+bool copy_plain(std::string_view text, char* out) {
+  const char* in = text.data();
+  const size_t size = text.size();
+  if (size >= 16) {
+    for (size_t i = 0; i + 16 <= size; i += 16)
+      if (!copy_plain_block(in + i, out + i)) return false;
+    // The tail: the last 16 bytes, some of them copied already.
+    return size % 16 == 0 || copy_plain_block(in + size - 16, out + size - 16);
+  }
+  if (size >= 8) {
+    const auto first = load<int64_t>(in), last = load<int64_t>(in + size - 8);
+    if (!plain_block(_mm_set_epi64x(first, last))) return false;
+    store(first, out);
+    store(last, out + size - 8);
+    return true;
+  }
+  if (size >= 4) {
+    constexpr int32_t kPlain = 0x61616161;  // "aaaa"
+    const auto first = load<int32_t>(in), last = load<int32_t>(in + size - 4);
+    if (!plain_block(_mm_set_epi32(kPlain, kPlain, first, last))) return false;
+    store(first, out);
+    store(last, out + size - 4);
+    return true;
+  }
+  for (size_t i = 0; i < size; ++i) {
+    if (!plain_byte(in[i])) return false;
+    out[i] = in[i];
+  }
+  return true;
+}
+
+#else
+
+// plain_byte() of 8 bytes at once.
 bool plain_word(uint64_t word) {
   constexpr uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
   // A byte of `x` is zero (exact: no false positives).
@@ -34,36 +110,97 @@ bool plain_word(uint64_t word) {
          !has_zero_byte(word ^ (ones * '\\'));
 }
 
-bool needs_no_escaping(std::string_view text) {
+bool copy_plain(std::string_view text, char* out) {
   size_t i = 0;
   for (; i + 8 <= text.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, text.data() + i, 8);
+    const auto word = load<uint64_t>(text.data() + i);
     if (!plain_word(word)) return false;
+    store(word, out + i);
   }
-  for (; i < text.size(); ++i)
+  for (; i < text.size(); ++i) {
     if (!plain_byte(text[i])) return false;
+    out[i] = text[i];
+  }
   return true;
+}
+
+#endif
+
+// `before` < `after` as std::string compares them (bytes unsigned, a prefix first): keys are
+// short, compared 8 bytes at a time without a call to memcmp.
+bool in_order(std::string_view before, std::string_view after) {
+  const size_t common = std::min(before.size(), after.size());
+  size_t i = 0;
+  for (; i + 8 <= common; i += 8) {
+    const uint64_t differ = load<uint64_t>(before.data() + i) ^ load<uint64_t>(after.data() + i);
+    if (differ != 0) {
+      // The first differing byte (the lowest in memory) decides.
+      i += static_cast<size_t>(std::endian::native == std::endian::little ? std::countr_zero(differ) / 8
+                                                                          : std::countl_zero(differ) / 8);
+      return static_cast<unsigned char>(before[i]) < static_cast<unsigned char>(after[i]);
+    }
+  }
+  for (; i < common; ++i)
+    if (before[i] != after[i]) return static_cast<unsigned char>(before[i]) < static_cast<unsigned char>(after[i]);
+  return before.size() < after.size();
+}
+
+// The errors of key(), out of its way (it runs for every key of a million predictions).
+[[noreturn, gnu::cold, gnu::noinline]] void throw_key_outside_object(std::string_view name) {
+  throw std::logic_error(fmt::format("JsonWriter: key \"{}\" outside an object", name));
+}
+[[noreturn, gnu::cold, gnu::noinline]] void throw_key_out_of_order(std::string_view name, std::string_view last) {
+  throw std::logic_error(fmt::format("JsonWriter: key \"{}\" after \"{}\" (nlohmann sorts keys)", name, last));
 }
 
 }  // namespace
 
+static_assert(kMaxJsonNumberChars >= kMaxShortestNumberChars);
+
+char* write_json_number(double number, char* out) {
+  return write_shortest(number, NumberLayout::nlohmann, out);
+}
+
 JsonWriter::JsonWriter(size_t depth) : out_(nullptr) {
-  for (size_t i = 0; i + 1 < depth; ++i) levels_.push_back({true, false, {}});
-  if (depth > 0) levels_.push_back({false, false, {}});
+  for (size_t i = 0; i + 1 < depth; ++i) push_level(true).empty = false;
+  if (depth > 0) push_level(false).empty = false;
 }
 
 JsonWriter::~JsonWriter() { flush(); }
 
+JsonText JsonWriter::take_text() {
+  save_keys();
+  return std::exchange(text_, {});
+}
+
+void JsonWriter::reuse(JsonText storage) {
+  text_ = std::move(storage);
+  text_.size_ = 0;
+}
+
+char* JsonWriter::grow(size_t bytes) {
+  const size_t capacity = std::max({2 * text_.capacity_, text_.size_ + bytes, size_t{4096}});
+  auto data = std::make_unique_for_overwrite<char[]>(capacity);
+  if (text_.size_ > 0) std::memcpy(data.get(), text_.data_.get(), text_.size_);
+  text_.data_ = std::move(data);
+  text_.capacity_ = capacity;
+  return text_.data_.get() + text_.size_;
+}
+
+void JsonWriter::append(std::string_view text) {
+  char* out = room(text.size());
+  std::memcpy(out, text.data(), text.size());
+  text_.size_ += text.size();
+}
+
 void JsonWriter::values_text(std::string_view text) {
   if (text.empty()) return;
-  if (levels_.empty() || levels_.back().object || after_key_)
-    throw std::logic_error("JsonWriter: values outside an array");
-  Level& level = levels_.back();
+  if (depth_ == 0 || top().object || after_key_) throw std::logic_error("JsonWriter: values outside an array");
+  Level& level = top();
   if (level.empty && text.front() == ',') text.remove_prefix(1);
   level.empty = false;
   if (out_ == nullptr) {
-    buffer_ += text;
+    append(text);
     return;
   }
   flush();
@@ -72,11 +209,13 @@ void JsonWriter::values_text(std::string_view text) {
 
 void JsonWriter::flush() {
   if (out_ == nullptr) return;
-  out_->write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-  buffer_.clear();
+  save_keys();
+  out_->write(text_.data_.get(), static_cast<std::streamsize>(text_.size_));
+  text_.size_ = 0;
 }
 
-// A line break and the indentation of up to kMaxFastDepth levels, appended in one piece.
+// A line break and the indentation of up to kMaxFastDepth levels, copied whole (a copy of fixed
+// size is a few moves), the part past this depth's indentation written over next.
 constexpr size_t kMaxFastDepth = 32;
 constexpr std::array<char, 1 + 2 * kMaxFastDepth> kLineBreak = [] {
   std::array<char, 1 + 2 * kMaxFastDepth> text{};
@@ -85,70 +224,100 @@ constexpr std::array<char, 1 + 2 * kMaxFastDepth> kLineBreak = [] {
   return text;
 }();
 
-void JsonWriter::indent() {
-  if (levels_.size() <= kMaxFastDepth) {
-    buffer_.append(kLineBreak.data(), 1 + 2 * levels_.size());
-    return;
+char* JsonWriter::new_line(bool comma, size_t more) {
+  char* out = room(1 + kLineBreak.size() + 2 * depth_ + more);
+  *out = ',';
+  out += comma ? 1 : 0;
+  if (depth_ < 8) {  // a prediction's depths: one 16-byte piece
+    std::memcpy(out, kLineBreak.data(), 16);
+    return out + 1 + 2 * depth_;
   }
-  buffer_ += '\n';
-  buffer_.append(2 * levels_.size(), ' ');
+  if (depth_ <= kMaxFastDepth) {
+    std::memcpy(out, kLineBreak.data(), kLineBreak.size());
+    return out + 1 + 2 * depth_;
+  }
+  *out++ = '\n';
+  return std::fill_n(out, 2 * depth_, ' ');
 }
 
-void JsonWriter::before_value() {
+char* JsonWriter::before_value(size_t more) {
   if (after_key_) {
     after_key_ = false;
-    return;
+    return room(more);
   }
-  if (levels_.empty()) return;
-  Level& level = levels_.back();
+  if (depth_ == 0) return room(more);
+  Level& level = top();
   if (level.object) throw std::logic_error("JsonWriter: a value in an object needs a key");
-  if (!level.empty) buffer_ += ',';
+  const bool first = level.empty;
   level.empty = false;
-  indent();
+  return new_line(!first, more);
+}
+
+std::string_view JsonWriter::last_key(const Level& level) const {
+  if (level.key_saved) return level.saved_key;
+  return {text_.data_.get() + level.key_offset, level.key_size};
+}
+
+void JsonWriter::save_keys() {
+  for (size_t i = 0; i < depth_; ++i) {
+    Level& level = levels_[i];
+    if (level.key_saved) continue;
+    level.saved_key.assign(last_key(level));
+    level.key_saved = true;
+  }
 }
 
 void JsonWriter::key(std::string_view name) {
-  if (levels_.empty() || !levels_.back().object || after_key_)
-    throw std::logic_error(fmt::format("JsonWriter: key \"{}\" outside an object", name));
-  Level& level = levels_.back();
-  if (!level.empty && !(level.last_key < name))
-    throw std::logic_error(fmt::format("JsonWriter: key \"{}\" after \"{}\" (nlohmann sorts keys)", name, level.last_key));
+  if (depth_ == 0 || !top().object || after_key_) throw_key_outside_object(name);
+  Level& level = top();
+  if (!level.empty && !in_order(last_key(level), name)) throw_key_out_of_order(name, last_key(level));
   const bool first = level.empty;
   level.empty = false;
-  level.last_key = name;
   after_key_ = true;
-  // Most keys are short plain names: their separator, indentation, quotes and colon go into the
-  // text as one piece.
-  const size_t depth = levels_.size();
-  std::array<char, 2 + 2 * kMaxFastDepth + 64 + 4> piece;
-  if (depth <= kMaxFastDepth && name.size() <= 64 && needs_no_escaping(name)) {
-    char* end = piece.data();
-    if (!first) *end++ = ',';
-    end = std::copy_n(kLineBreak.data(), 1 + 2 * depth, end);
-    *end++ = '"';
-    end = std::copy(name.begin(), name.end(), end);
-    end = std::copy_n("\": ", 3, end);
-    buffer_.append(piece.data(), static_cast<size_t>(end - piece.data()));
+  char* out = new_line(!first, name.size() + 4);
+  char* quote = out++;
+  *quote = '"';
+  if (copy_plain(name, out)) {
+    // The key stays in the text, unescaped, until the text goes (save_keys).
+    level.key_offset = static_cast<size_t>(out - text_.data_.get());
+    level.key_size = name.size();
+    level.key_saved = false;
+    out += name.size();
+    std::memcpy(out, "\": ", 3);
+    wrote_to(out + 3);
     return;
   }
-  if (!first) buffer_ += ',';
-  indent();
+  level.saved_key.assign(name);
+  level.key_saved = true;
+  wrote_to(quote);
   write_string(name);
-  buffer_ += ": ";
+  append(": ");
 }
 
 void JsonWriter::open(char bracket, bool object) {
-  before_value();
-  buffer_ += bracket;
-  levels_.push_back({object, true, {}});
+  char* out = before_value(1);
+  *out++ = bracket;
+  wrote_to(out);
+  push_level(object);
 }
 
 void JsonWriter::close(char bracket) {
-  const bool empty = levels_.back().empty;
-  levels_.pop_back();
-  if (!empty) indent();
-  buffer_ += bracket;
-  if (levels_.empty() || buffer_.size() > kFlushBytes) flush();
+  const bool empty = top().empty;
+  --depth_;
+  char* out = empty ? room(1) : new_line(false, 1);
+  *out++ = bracket;
+  wrote_to(out);
+  if (depth_ == 0 || text_.size_ > kFlushBytes) flush();
+}
+
+JsonWriter::Level& JsonWriter::push_level(bool object) {
+  if (depth_ == levels_.size()) levels_.emplace_back();
+  Level& level = levels_[depth_++];
+  level.object = object;
+  level.empty = true;
+  level.key_size = 0;
+  level.key_saved = false;
+  return level;
 }
 
 void JsonWriter::begin_object() { open('{', true); }
@@ -157,44 +326,41 @@ void JsonWriter::begin_array() { open('[', false); }
 void JsonWriter::end_array() { close(']'); }
 
 void JsonWriter::value(double number) {
-  before_value();
-  if (!std::isfinite(number)) {
-    buffer_ += "null";
-    return;
-  }
-  // nlohmann's shortest round-trip form ("1.0", "1e-05"), as its serializer writes it.
-  std::array<char, 64> buffer{};
-  char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
-  buffer_.append(buffer.data(), static_cast<size_t>(end - buffer.data()));
+  char* out = before_value(kMaxJsonNumberChars);
+  wrote_to(std::isfinite(number) ? write_json_number(number, out) : std::copy_n("null", 4, out));
 }
 
 void JsonWriter::value(std::int64_t number) {
-  before_value();
-  fmt::format_to(std::back_inserter(buffer_), "{}", number);
+  const fmt::format_int digits(number);
+  write_plain({digits.data(), digits.size()});
 }
 
 void JsonWriter::value(std::size_t number) {
-  before_value();
-  fmt::format_to(std::back_inserter(buffer_), "{}", number);
+  const fmt::format_int digits(number);
+  write_plain({digits.data(), digits.size()});
 }
 
-void JsonWriter::value(bool flag) {
-  before_value();
-  buffer_ += flag ? "true" : "false";
-}
+void JsonWriter::value(bool flag) { write_plain(flag ? "true" : "false"); }
 
 void JsonWriter::value(std::string_view text) {
-  before_value();
+  wrote_to(before_value(0));
   write_string(text);
 }
 
+void JsonWriter::write_plain(std::string_view text) {
+  char* out = before_value(text.size());
+  std::memcpy(out, text.data(), text.size());
+  wrote_to(out + text.size());
+}
+
 void JsonWriter::write_string(std::string_view text) {
-  if (needs_no_escaping(text)) {
-    buffer_ += '"';
-    buffer_ += text;
-    buffer_ += '"';
+  char* out = room(text.size() + 2);
+  *out = '"';
+  if (copy_plain(text, out + 1)) {
+    out[text.size() + 1] = '"';
+    wrote_to(out + text.size() + 2);
   } else {
-    buffer_ += nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    append(nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   }
 }
 
@@ -205,9 +371,6 @@ void JsonWriter::value(const std::optional<double>& number) {
     null();
 }
 
-void JsonWriter::null() {
-  before_value();
-  buffer_ += "null";
-}
+void JsonWriter::null() { write_plain("null"); }
 
 }  // namespace roofcast

@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <span>
 #include <thread>
 
 #include <fmt/compile.h>
@@ -52,7 +54,7 @@ std::vector<Table::Column> kernel_columns(const std::string& model, bool correct
           {"launch ms"},     {"predicted ms"},   {"calibrated ms"},  {"measured ms"}, {"error %"}};
 }
 
-std::vector<std::string> kernel_row(const KernelPrediction& p, bool corrected) {
+void add_kernel_row(const KernelPrediction& p, bool corrected, Table& table) {
   if (const ThesisPrediction* t = p.prediction.thesis()) {
     std::vector<std::string> row = {p.kernel, p.device, std::string(to_string(p.parameters.type)),
                                     to_string(t->bound), percent(p.parameters.E_mix),
@@ -65,12 +67,13 @@ std::vector<std::string> kernel_row(const KernelPrediction& p, bool corrected) {
     row.push_back(optional_fixed(p.measured_ms, 3));
     row.push_back(signed_percent(p.error));
     if (corrected) row.push_back(signed_percent(p.corrected_error));
-    return row;
+    table.add_row(row);
+    return;
   }
   const PipesPrediction& r = *p.prediction.pipes();
-  return {shortened_kernel_name(p.kernel, 64), p.device, r.limiter, ms(r.compute_ms), ms(r.memory_ms),
-          ms(r.launch_ms), ms(r.predicted_ms), optional_ms(p.corrected_ms), optional_ms(p.measured_ms),
-          error_percent(p.error)};
+  table.add_row({shortened_kernel_name(p.kernel, 64), p.device, r.limiter, ms(r.compute_ms), ms(r.memory_ms),
+                 ms(r.launch_ms), ms(r.predicted_ms), optional_ms(p.corrected_ms), optional_ms(p.measured_ms),
+                 error_percent(p.error)});
 }
 
 Table totals_table(const std::vector<DeviceTotal>& device_totals, bool corrected) {
@@ -93,7 +96,7 @@ struct TableRows : PredictionRows {
   TableRows(const std::vector<Table::Column>& columns, bool corrected) : corrected(corrected) {
     table.columns = columns;
   }
-  void add(const KernelPrediction& p) override { table.add_row(kernel_row(p, corrected)); }
+  void add(const KernelPrediction& p) override { add_kernel_row(p, corrected, table); }
 
   Table table;
   bool corrected;
@@ -226,11 +229,34 @@ void write_numbers(JsonWriter& json, std::string_view key, const std::map<std::s
   for (const auto& [name, value] : numbers) json.member(name, value);
   json.end_object();
 }
+// Named numbers for a JSON object, up to 16 held in place (a prediction's costs need no
+// allocation), more on the heap.
+using NamedNumber = std::pair<std::string_view, double>;
+class NamedNumbers {
+ public:
+  explicit NamedNumbers(size_t capacity) {
+    if (capacity > in_place_.size()) on_heap_.resize(capacity);
+  }
+  void add(std::string_view name, double value) { data()[size_++] = {name, value}; }
+  std::span<NamedNumber> numbers() { return {data(), size_}; }
+
+ private:
+  NamedNumber* data() { return on_heap_.empty() ? in_place_.data() : on_heap_.data(); }
+  std::array<NamedNumber, 16> in_place_;
+  std::vector<NamedNumber> on_heap_;
+  size_t size_ = 0;
+};
 // Named numbers as a JSON object: sorted by name, a later number of the same name replacing an
 // earlier one (as std::map would keep them, without building one per prediction).
-using NamedNumbers = std::vector<std::pair<std::string_view, double>>;
-void write_numbers(JsonWriter& json, std::string_view key, NamedNumbers numbers) {
-  std::stable_sort(numbers.begin(), numbers.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+void write_numbers(JsonWriter& json, std::string_view key, std::span<NamedNumber> numbers) {
+  const auto by_name = [](const NamedNumber& a, const NamedNumber& b) { return a.first < b.first; };
+  if (numbers.size() <= 16) {
+    // A few names: sorted in place by insertion (stable as stable_sort, without its buffer).
+    for (size_t i = 1; i < numbers.size(); ++i)
+      for (size_t j = i; j > 0 && by_name(numbers[j], numbers[j - 1]); --j) std::swap(numbers[j], numbers[j - 1]);
+  } else {
+    std::stable_sort(numbers.begin(), numbers.end(), by_name);
+  }
   json.key(key);
   json.begin_object();
   for (size_t i = 0; i < numbers.size(); ++i)
@@ -250,10 +276,9 @@ void write_latency(JsonWriter& json, const LatencyTerm& t) {
     json.member("kind", t.kind);
     json.member("modelled", true);
     json.member("ms", t.ms);
-    NamedNumbers parts;
-    parts.reserve(t.parts.size());
-    for (const auto& part : t.parts) parts.emplace_back(part.name, part.ns);
-    write_numbers(json, "ns_per_instruction", std::move(parts));
+    NamedNumbers parts(t.parts.size());
+    for (const auto& part : t.parts) parts.add(part.name, part.ns);
+    write_numbers(json, "ns_per_instruction", parts.numbers());
     json.member("resident_warps_per_scheduler", t.resident_warps_per_scheduler);
     json.member("warps_to_hide_latency", t.warps_to_hide_latency);
     json.member("waves_per_launch", t.waves);
@@ -262,10 +287,9 @@ void write_latency(JsonWriter& json, const LatencyTerm& t) {
 }
 // Costs by name (a later cost of the same name replaces an earlier one, as in a JSON object).
 void write_costs(JsonWriter& json, std::string_view key, const std::vector<PipesCost>& costs) {
-  NamedNumbers by_name;
-  by_name.reserve(costs.size());
-  for (const auto& c : costs) by_name.emplace_back(c.name, c.ms);
-  write_numbers(json, key, std::move(by_name));
+  NamedNumbers by_name(costs.size());
+  for (const auto& c : costs) by_name.add(c.name, c.ms);
+  write_numbers(json, key, by_name.numbers());
 }
 
 void write_thesis(JsonWriter& json, const KernelParameters& k, const ThesisPrediction& t) {
@@ -363,8 +387,8 @@ class PredictionJsonPrinter : public PredictionPrinter {
     return rows;
   }
   void write(std::unique_ptr<PredictionRows> rows) override {
-    std::string text = static_cast<JsonRows&>(*rows).json.take_text();
-    json_.values_text(text);
+    JsonText text = static_cast<JsonRows&>(*rows).json.take_text();
+    json_.values_text(text.view());
     const std::lock_guard<std::mutex> lock(buffers_mutex_);
     buffers_.push_back(std::move(text));
   }
@@ -394,7 +418,7 @@ class PredictionJsonPrinter : public PredictionPrinter {
   JsonWriter json_;
   std::string profile_source_;
   mutable std::mutex buffers_mutex_;
-  mutable std::vector<std::string> buffers_;
+  mutable std::vector<JsonText> buffers_;
 };
 
 }  // namespace

@@ -1,8 +1,15 @@
 // The streaming JSON writer of `predict --format json`: the same bytes as nlohmann's dump(2).
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -49,6 +56,32 @@ TEST_CASE("JsonWriter writes what nlohmann::json::dump(2) writes for the same do
   CHECK(out.str() == expected.dump(2));
 }
 
+TEST_CASE("JsonWriter indents as nlohmann does at every depth") {
+  // Lines up to depth 7, up to 32 and deeper are indented three different ways.
+  std::ostringstream out;
+  nlohmann::json expected = nlohmann::json::array({1.5, "x"});
+  {
+    roofcast::JsonWriter json(out);
+    for (int depth = 0; depth < 40; ++depth) {
+      json.begin_object();
+      json.key("a");
+      json.begin_array();
+      json.value(depth);
+    }
+    json.value(1.5);
+    json.value("x");
+    for (int depth = 0; depth < 40; ++depth) {
+      json.end_array();
+      json.end_object();
+    }
+  }
+  expected.insert(expected.begin(), 39);
+  expected = nlohmann::json::object({{"a", expected}});
+  for (int depth = 38; depth >= 0; --depth)
+    expected = nlohmann::json::object({{"a", nlohmann::json::array({depth, expected})}});
+  CHECK(out.str() == expected.dump(2));
+}
+
 TEST_CASE("JsonWriter writes bytes that are not UTF-8 as json_text() does: U+FFFD, not an error") {
   const std::string bad = "profile-\xff\xfe.json", bad_key = "k\xc3";
   std::ostringstream out;
@@ -73,23 +106,139 @@ TEST_CASE("JsonWriter refuses keys out of nlohmann's order and values without ke
   CHECK_THROWS_AS(json.value(2.0), std::logic_error);
 }
 
-TEST_CASE("JsonWriter escapes every byte value at every position of a long string as nlohmann does") {
-  // Strings of 8 bytes and more are checked 8 bytes at a time: each byte value at each of the
-  // positions of two words and a tail.
-  for (int byte = 0; byte < 256; ++byte) {
-    for (size_t position : {0u, 3u, 7u, 8u, 12u, 17u}) {
-      std::string text(18, 'a');
-      text[position] = static_cast<char>(byte);
-      std::ostringstream out;
-      {
-        roofcast::JsonWriter json(out);
-        json.begin_object();
-        json.member("text", text);
-        json.end_object();
+TEST_CASE("JsonWriter orders keys as std::string does: every byte, unsigned, a prefix first") {
+  std::ostringstream out;
+  roofcast::JsonWriter json(out);
+  json.begin_object();
+  for (const char* key : {"", "a", "ab", "abc", "abcdefgh", "abcdefgh1", "abcdefgh2", "abcdefghij", "abcdefgi",
+                          "abcdefgi\xff", "abd", "b", "z", "\xc3\xa9"}) {
+    INFO(key);
+    CHECK_NOTHROW(json.member(key, 1));
+  }
+  CHECK_THROWS_AS(json.key("\xc3\xa9"), std::logic_error);  // the same key again
+  CHECK_THROWS_AS(json.key("\xc3"), std::logic_error);
+  CHECK_THROWS_AS(json.key("zz"), std::logic_error);
+  // Keys compared 8 bytes at a time: the first differing byte decides, wherever it is.
+  for (const auto& [first, second] : {std::pair{"abcdefgh2", "abcdefgh1"}, std::pair{"abcdefgi", "abcdefgh"},
+                                      std::pair{"abcdefghabcdefgz", "abcdefghabcdefga"},
+                                      std::pair{"abcdefghabcdefgh", "abcdefghabcdefg"}}) {
+    INFO(first << " then " << second);
+    std::ostringstream text;
+    roofcast::JsonWriter object(text);
+    object.begin_object();
+    object.member(first, 1);
+    CHECK_THROWS_AS(object.key(second), std::logic_error);
+  }
+}
+
+TEST_CASE("JsonWriter escapes every byte value at every position of a string or key as nlohmann does") {
+  // Text is checked 16 bytes at a time: each byte value at the ends and middle of texts shorter
+  // than one block, of one block, and of blocks and a tail.
+  for (const size_t length : {1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 15u, 16u, 17u, 31u, 32u, 33u}) {
+    for (const size_t position : {size_t{0}, length / 2, length - 1}) {
+      for (int byte = 0; byte < 256; ++byte) {
+        std::string text(length, 'a');
+        text[position] = static_cast<char>(byte);
+        std::ostringstream out;
+        {
+          roofcast::JsonWriter json(out);
+          json.begin_object();
+          json.member(text, text);
+          json.end_object();
+        }
+        const nlohmann::json expected = {{text, text}};
+        INFO("byte " << byte << " at " << position << " of " << length);
+        CHECK(out.str() + "\n" == roofcast::json_text(expected));
       }
-      const nlohmann::json expected = {{"text", text}};
-      INFO("byte " << byte << " at " << position);
-      CHECK(out.str() + "\n" == roofcast::json_text(expected));
     }
   }
+}
+
+TEST_CASE("JsonWriter checks the order of keys written before its text went out") {
+  // Keys are checked against the last key as written in the text, kept aside when the text is
+  // flushed (past 64 KB) or taken: here the text after the flush overwrites where "m" was.
+  std::ostringstream out;
+  roofcast::JsonWriter json(out);
+  json.begin_object();
+  json.key("m");
+  json.begin_object();
+  json.key("a");
+  json.begin_array();
+  for (int i = 0; i < 2000; ++i) json.value(std::string(40, 'x'));
+  json.end_array();  // flushed here
+  json.member("b", "after the flush");
+  json.end_object();
+  CHECK_THROWS_AS(json.key("a"), std::logic_error);
+  CHECK_NOTHROW(json.key("n"));
+
+  roofcast::JsonWriter values(size_t{2});
+  values.begin_object();
+  values.key("k");
+  values.begin_array();
+  const roofcast::JsonText text = values.take_text();
+  values.end_array();
+  CHECK_THROWS_AS(values.key("a"), std::logic_error);
+  CHECK_NOTHROW(values.key("l"));
+}
+
+namespace {
+
+std::string nlohmann_number(double number) { return nlohmann::json(number).dump(); }
+
+std::string roofcast_number(double number) {
+  std::array<char, roofcast::kMaxJsonNumberChars> text;
+  return std::string(text.data(), roofcast::write_json_number(number, text.data()));
+}
+
+}  // namespace
+
+TEST_CASE("write_json_number lays numbers out as nlohmann's dump does") {
+  // Each side of nlohmann's switches between notations: fixed up to 15 integer digits, "0.000d"
+  // down to 1e-4, else "d.ddde+NN" with at least two exponent digits.
+  for (double number :
+       {0.0, -0.0, 1.0, -1.0, 10.0, 100.0, 0.5, -2.5, 0.1, 0.001, 1e-4, 1.5e-4, 1e-5, 1.5e-5, 9.999e-5, 1e15, 1e16,
+        123456789012345.0, 1234567890123456.0, 1.5e15, 1.5e16, 9007199254740992.0, 1e21, 1e100, 1e300, 1.5e300,
+        -1.5e-300, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 19.651132330694832, 0.06351976462115999,
+        269583843.8872873, 20503.833333333332, 3.0e-7, 42.0}) {
+    INFO(number);
+    CHECK(roofcast_number(number) == nlohmann_number(number));
+  }
+}
+
+TEST_CASE("write_json_number writes the shortest digits where nlohmann's grisu2 writes longer ones") {
+  // A compute cost of a scaled profile's prediction: the same double, one digit shorter.
+  CHECK(nlohmann_number(0.025261508488854532) == "0.025261508488854532");
+  CHECK(roofcast_number(0.025261508488854532) == "0.02526150848885453");
+  CHECK(std::strtod("0.02526150848885453", nullptr) == 0.025261508488854532);
+}
+
+TEST_CASE("write_json_number agrees with nlohmann over doubles of every magnitude, or is shorter and exact") {
+  // nlohmann's grisu2 digits are not always the shortest (Dragonbox's are): where they differ,
+  // ours must read back as the same double and be no longer.
+  std::mt19937_64 random(14);
+  std::vector<double> numbers;
+  for (int i = 0; i < 200000; ++i) {
+    double bits_number;
+    const uint64_t bits = random();
+    std::memcpy(&bits_number, &bits, sizeof bits);  // every exponent, subnormals included
+    if (std::isfinite(bits_number)) numbers.push_back(bits_number);
+  }
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (int i = 0; i < 200000; ++i) numbers.push_back(std::exp(unit(random) * 80 - 40));  // predictions' range
+  for (int64_t i = -2000; i <= 2000; ++i) numbers.push_back(static_cast<double>(i));
+  for (int e = -324; e <= 308; ++e) numbers.push_back(std::strtod(("1e" + std::to_string(e)).c_str(), nullptr));
+  for (int e = 0; e < 64; ++e) numbers.push_back(std::ldexp(1.0, e) + 1);
+
+  size_t differ = 0;
+  for (const double number : numbers) {
+    const std::string ours = roofcast_number(number), theirs = nlohmann_number(number);
+    if (ours == theirs) continue;
+    ++differ;
+    INFO(ours << " against nlohmann's " << theirs);
+    CHECK(std::strtod(ours.c_str(), nullptr) == number);
+    CHECK(ours.size() <= theirs.size());
+    CHECK(nlohmann::json::parse(ours).get<double>() == number);
+  }
+  INFO(differ << " of " << numbers.size() << " differ");
+  CHECK(differ * 100 < numbers.size());  // rare: grisu2 is shortest for almost every double
 }

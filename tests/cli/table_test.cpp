@@ -1,7 +1,17 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <random>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include <fmt/format.h>
+
+#include "roofcast/formats/printable_text.hpp"
 #include "roofcast/output/table.hpp"
 
 TEST_CASE("tables align columns for people and quote CSV for scripts") {
@@ -40,6 +50,22 @@ TEST_CASE("table cells reach the terminal and CSV as printable text") {
         "'-cmd|' /C calc'!A0,1e-05\n");
 }
 
+TEST_CASE("every byte value at every position of a cell reaches the terminal as printable text") {
+  // Cells are checked 8 bytes at a time: a cell shows as printable() writes it, escapes and all.
+  for (const size_t position : {0u, 3u, 7u, 8u, 12u, 16u}) {
+    for (int byte = 0; byte < 256; ++byte) {
+      std::string cell(17, 'a');
+      cell[position] = static_cast<char>(byte);
+      roofcast::Table raw, escaped;
+      raw.columns = escaped.columns = {{"kernel", false}, {"ms"}};
+      raw.add_row({cell, "1.0"});
+      escaped.add_row({roofcast::printable(cell), "1.0"});
+      INFO("byte " << byte << " at " << position);
+      CHECK(roofcast::render_text(raw) == roofcast::render_text(escaped));
+    }
+  }
+}
+
 TEST_CASE("a CsvWriter streams the rows render_csv writes for a table") {
   roofcast::Table table;
   table.columns = {{"name", false}, {"value"}};
@@ -56,4 +82,26 @@ TEST_CASE("a CsvWriter streams the rows render_csv writes for a table") {
   CHECK(table.row_count() == 5000);
   CHECK(table.cell(4999, 1) == "4999");
   CHECK(streamed.str() == roofcast::render_csv(table));
+}
+
+TEST_CASE("CsvLine writes numbers as fmt's \"{}\" does, over doubles of every magnitude") {
+  std::mt19937_64 random(14);
+  std::vector<double> numbers = {0.0, -0.0, 1.0, -1.0, 100.0, 0.5, 1e-4, 1.5e-4, 1e-5, 1e15, 1e16, 1e17,
+                                 1234567890123456.0, 12345678901234567.0, 5e-324, 1.7976931348623157e308};
+  for (int i = 0; i < 200000; ++i) {
+    double number;
+    const uint64_t bits = random();
+    std::memcpy(&number, &bits, sizeof bits);  // every exponent, subnormals included
+    if (std::isfinite(number)) numbers.push_back(number);
+  }
+  std::uniform_real_distribution<double> unit(0, 1);
+  for (int i = 0; i < 100000; ++i) numbers.push_back(std::exp(unit(random) * 80 - 40));
+  for (int64_t i = -1000; i <= 1000; ++i) numbers.push_back(static_cast<double>(i));
+  for (int e = -324; e <= 308; ++e) numbers.push_back(std::strtod(("1e" + std::to_string(e)).c_str(), nullptr));
+  for (const double number : numbers) {
+    std::string text;
+    roofcast::CsvLine(text).number(number);
+    INFO(fmt::format("{}", number));
+    CHECK(text == fmt::format("{}", number));
+  }
 }

@@ -112,6 +112,20 @@ TEST_CASE("a well-formed profile is read by the fast path, as the checked reader
   require_same(text);
 }
 
+TEST_CASE("quotes, brackets and backslashes at every offset of the scan's 16-byte blocks") {
+  for (size_t pad = 0; pad < 40; ++pad) {
+    json profile = sample_profile();
+    profile["kernels"][0]["name"] = std::string(pad, 'x') + "<[\"{]}\\>" + std::string(pad, 'y');
+    profile["kernels"][1]["note"] = json::array({std::string(pad, 'z'), json::object({{"a]", "}["}})});
+    const std::string text = profile.dump();
+    INFO(text);
+    const auto array = split_kernel_array(text);
+    REQUIRE(array);
+    CHECK(array->elements.size() == 3);
+    require_same(text);
+  }
+}
+
 TEST_CASE("many kernels read on several threads keep the file's order") {
   json profile = sample_profile();
   profile["kernels"] = json::array();

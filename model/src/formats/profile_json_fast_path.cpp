@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <exception>
 #include <system_error>
 #include <thread>
 #include <unordered_set>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "roofcast/formats/kernel_json_sax.hpp"
 
@@ -19,18 +24,28 @@ constexpr size_t kMinKernelsPerThread = 2000;
 constexpr unsigned kMaxThreads = 16;
 
 // The bytes the scan of a container stops at: quotes and brackets.
-constexpr std::array<bool, 256> kStructural = [] {
-  std::array<bool, 256> table{};
-  for (const unsigned char c : {'"', '{', '}', '[', ']'}) table[c] = true;
-  return table;
-}();
-
+constexpr std::array<char, 5> kStructural = {'"', '{', '}', '[', ']'};
 // The bytes the scan of a string stops at.
-constexpr std::array<bool, 256> kQuoteOrBackslash = [] {
-  std::array<bool, 256> table{};
-  table['"'] = table['\\'] = true;
-  return table;
-}();
+constexpr std::array<char, 2> kQuoteOrBackslash = {'"', '\\'};
+
+// The first position from `i` whose byte is one of `stops`, or text.size(). The whole profile
+// (88 MB for 100,000 kernels) is scanned on one thread before its kernels are read on every core:
+// 16 bytes at a time where SSE2 is there.
+template <size_t N>
+size_t next_of(std::string_view text, size_t i, const std::array<char, N>& stops) {
+#if defined(__SSE2__)
+  for (; i + 16 <= text.size(); i += 16) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    __m128i found = _mm_setzero_si128();
+    for (const char stop : stops) found = _mm_or_si128(found, _mm_cmpeq_epi8(block, _mm_set1_epi8(stop)));
+    if (const int mask = _mm_movemask_epi8(found); mask != 0)
+      return i + static_cast<size_t>(std::countr_zero(static_cast<unsigned>(mask)));
+  }
+#endif
+  for (; i < text.size(); ++i)
+    if (std::find(stops.begin(), stops.end(), text[i]) != stops.end()) return i;
+  return text.size();
+}
 
 // A cursor over the text that knows JSON's strings and brackets and nothing else.
 class Scanner {
@@ -51,7 +66,7 @@ class Scanner {
   bool skip_string(bool* escaped = nullptr) {
     ++i_;  // the opening quote
     while (i_ < text_.size()) {
-      while (i_ < text_.size() && !kQuoteOrBackslash[static_cast<unsigned char>(text_[i_])]) ++i_;
+      i_ = next_of(text_, i_, kQuoteOrBackslash);
       if (i_ >= text_.size()) break;
       const char c = text_[i_];
       if (c == '"') {
@@ -76,7 +91,7 @@ class Scanner {
     if (first == '{' || first == '[') {
       size_t depth = 0;
       while (i_ < text_.size()) {
-        while (i_ < text_.size() && !kStructural[static_cast<unsigned char>(text_[i_])]) ++i_;
+        i_ = next_of(text_, i_, kStructural);
         if (i_ >= text_.size()) return false;
         const char c = text_[i_];
         if (c == '"') {

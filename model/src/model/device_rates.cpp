@@ -104,11 +104,13 @@ DeviceRates device_rates_of(const DeviceProfile& device) {
 
 double dram_gbps_for_read_share(const DeviceRates& rates, double read_share) {
   if (rates.dram_read_gbps <= 0 || rates.dram_write_gbps <= 0 || rates.dram_copy_gbps <= 0) return rates.dram_mean_gbps;
-  std::vector<std::pair<double, double>> mixes{{0.0, rates.dram_write_gbps}, {0.5, rates.dram_copy_gbps}};
-  if (rates.dram_elementwise_add_gbps > 0) mixes.emplace_back(2.0 / 3.0, rates.dram_elementwise_add_gbps);
-  mixes.emplace_back(1.0, rates.dram_read_gbps);
+  // (read share, GB/s) in order of share; in place, not a vector: called for every prediction.
+  std::array<std::pair<double, double>, 4> mixes{{{0.0, rates.dram_write_gbps}, {0.5, rates.dram_copy_gbps}}};
+  size_t count = 2;
+  if (rates.dram_elementwise_add_gbps > 0) mixes[count++] = {2.0 / 3.0, rates.dram_elementwise_add_gbps};
+  mixes[count++] = {1.0, rates.dram_read_gbps};
   read_share = std::clamp(read_share, 0.0, 1.0);
-  for (size_t i = 1; i < mixes.size(); ++i) {
+  for (size_t i = 1; i < count; ++i) {
     const auto [low_share, low_gbps] = mixes[i - 1];
     const auto [high_share, high_gbps] = mixes[i];
     if (read_share <= high_share)

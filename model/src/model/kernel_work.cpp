@@ -25,13 +25,22 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kPipeCoun
 constexpr std::string_view kTensorOpsPrefix = "sm__ops_path_tensor_src_";
 constexpr std::string_view kStallPrefix = "smsp__warps_issue_stalled_";
 
+// The counter `name`, or null. A std::map<std::string, ...> finds only by std::string: the key is
+// built in storage each thread keeps, not allocated for each of a kernel's ~100 lookups.
+const double* find_counter(const std::map<std::string, double>& extra, std::string_view name) {
+  thread_local std::string key;
+  key.assign(name);
+  const auto it = extra.find(key);
+  return it == extra.end() ? nullptr : &it->second;
+}
+
 double value_or(const std::map<std::string, double>& extra, std::string_view name, double fallback = 0) {
-  const auto it = extra.find(std::string(name));
-  return it == extra.end() ? fallback : it->second;
+  const double* value = find_counter(extra, name);
+  return value ? *value : fallback;
 }
 
 bool has(const std::map<std::string, double>& extra, std::string_view name) {
-  return extra.contains(std::string(name));
+  return find_counter(extra, name) != nullptr;
 }
 
 // "sm__ops_path_tensor_src_bf16_dst_fp32.sum" -> "bf16".

@@ -281,8 +281,12 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
   PipesPrediction p;
   p.work = std::move(shared_work);
   const KernelWork& work = *p.work;
-  p.notes = work.notes;
+  // Each vector allocated once, at about its final size (a million predictions in `predict`).
+  p.notes.reserve(work.notes.size() + rates.notes.size() + 4);
+  p.notes.assign(work.notes.begin(), work.notes.end());
   p.notes.insert(p.notes.end(), rates.notes.begin(), rates.notes.end());
+  p.compute.reserve(work.pipe_instructions.size() + work.tensor_ops.size() + 4);
+  p.memory.reserve(4);
 
   if (terms.l2_residency) {
     p.l2_residency = l2_residency_of(kernel, work, device);

@@ -1,6 +1,8 @@
 #include "roofcast/model/prediction_checks.hpp"
 
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -18,7 +20,7 @@ void check_predicted_value(double value, std::string_view field, const std::stri
 }
 
 void check_prediction(const ThesisPrediction& p, const std::string& kernel, const std::string& device) {
-  const std::pair<const char*, double> values[] = {
+  const std::pair<std::string_view, double> values[] = {
       {"T_op", p.T_op},     {"W_op", p.W_op},       {"W_ldst", p.W_ldst}, {"W_other", p.W_other},
       {"C_op", p.C_op},     {"C_ldst", p.C_ldst},   {"C_other", p.C_other}, {"E_instr", p.E_instr},
       {"T_op_adjusted", p.T_op_adjusted},           {"O_dev", p.O_dev},   {"T_predicted", p.T_predicted},
@@ -32,7 +34,7 @@ void check_prediction(const PipesPrediction& p, const std::string& kernel, const
     for (const auto& cost : *costs)
       if (!std::isfinite(cost.ms) || cost.ms < 0)  // the field's name formatted only for the error
         check_predicted_value(cost.ms, fmt::format("{} cost (ms)", cost.name), kernel, device);
-  const std::pair<const char*, double> values[] = {{"compute_ms", p.compute_ms},
+  const std::pair<std::string_view, double> values[] = {{"compute_ms", p.compute_ms},
                                                    {"memory_ms", p.memory_ms},
                                                    {"blocks_per_launch", p.blocks},
                                                    {"compute_wave_factor", p.compute_wave_factor},

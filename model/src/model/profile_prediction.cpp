@@ -8,14 +8,23 @@
 
 namespace roofcast {
 
-std::optional<double> measured_on(const KernelRecord& kernel, const std::string& device,
-                                  const std::string& reference_device) {
+namespace {
+
+// measured_on, with whether `device` is the reference device known already.
+std::optional<double> measured_on(const KernelRecord& kernel, const std::string& device, bool is_reference) {
   if (const auto it = kernel.measured_ms_by_device.find(device); it != kernel.measured_ms_by_device.end())
     return it->second;
   for (const auto& [name, ms] : kernel.measured_ms_by_device)
     if (same_device_name(name, device)) return ms;
-  if (kernel.measured_ms && same_device_name(device, reference_device)) return kernel.measured_ms;
+  if (kernel.measured_ms && is_reference) return kernel.measured_ms;
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<double> measured_on(const KernelRecord& kernel, const std::string& device,
+                                  const std::string& reference_device) {
+  return measured_on(kernel, device, same_device_name(device, reference_device));
 }
 
 void predict_kernels(const Predictor& predictor, const KernelProfile& profile, size_t first, size_t last,
@@ -26,6 +35,11 @@ void predict_kernels(const Predictor& predictor, const KernelProfile& profile, s
   KernelParameters parameters;
   std::optional<double> E_util;
   std::optional<ModelPrediction> on_reference;
+  std::vector<bool> is_reference(devices.size());
+  for (size_t d = 0; d < devices.size(); ++d) is_reference[d] = same_device_name(devices[d].name, profile.reference_device);
+  // One prediction, its fields all set each time: a visitor that does not keep it leaves its
+  // names' storage to the next (a million predictions of 100,000 kernels x 10 devices).
+  KernelPrediction p;
   predictor.predict_range(profile.kernels, first, last, devices, [&](size_t k, size_t d, ModelPrediction&& prediction) {
     const KernelRecord& kernel = profile.kernels[k];
     if (k != current) {
@@ -38,12 +52,15 @@ void predict_kernels(const Predictor& predictor, const KernelProfile& profile, s
         E_util = utilization_factor(*kernel.measured_ms, on_reference->predicted_ms);
       }
     }
-    KernelPrediction p;
-    p.kernel = kernel.name;
-    p.device = devices[d].name;
+    p.kernel.assign(kernel.name);
+    p.device.assign(devices[d].name);
     p.parameters = parameters;
     p.prediction = std::move(prediction);
-    p.measured_ms = measured_on(kernel, devices[d].name, profile.reference_device);
+    p.measured_ms = measured_on(kernel, devices[d].name, is_reference[d]);
+    p.error.reset();
+    p.E_util.reset();
+    p.corrected_ms.reset();
+    p.corrected_error.reset();
     if (p.measured_ms) p.error = prediction_error(p.predicted_ms(), *p.measured_ms);
     if (E_util) {
       p.E_util = E_util;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <initializer_list>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -20,6 +21,7 @@ struct Table {
   std::vector<size_t> rules_after;
 
   void add_row(const std::vector<std::string>& cells);
+  void add_row(std::initializer_list<std::string_view> cells);  // without a vector of strings
   // Adds `other`'s rows (not its columns or rules) after this table's.
   void append(const Table& other);
   size_t row_count() const { return row_first_cell_.size(); }
