@@ -13,8 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofcast/output/json_writer.hpp"
 #include "roofcast/formats/json_text.hpp"
+#include "roofcast/output/json_writer.hpp"
+#include "test_doubles.hpp"
 
 TEST_CASE("JsonWriter writes what nlohmann::json::dump(2) writes for the same document") {
   std::ostringstream out;
@@ -215,18 +216,7 @@ TEST_CASE("write_json_number writes the shortest digits where nlohmann's grisu2 
 TEST_CASE("write_json_number agrees with nlohmann over doubles of every magnitude, or is shorter and exact") {
   // nlohmann's grisu2 digits are not always the shortest (Dragonbox's are): where they differ,
   // ours must read back as the same double and be no longer.
-  std::mt19937_64 random(14);
-  std::vector<double> numbers;
-  for (int i = 0; i < 200000; ++i) {
-    double bits_number;
-    const uint64_t bits = random();
-    std::memcpy(&bits_number, &bits, sizeof bits);  // every exponent, subnormals included
-    if (std::isfinite(bits_number)) numbers.push_back(bits_number);
-  }
-  std::uniform_real_distribution<double> unit(0, 1);
-  for (int i = 0; i < 200000; ++i) numbers.push_back(std::exp(unit(random) * 80 - 40));  // predictions' range
-  for (int64_t i = -2000; i <= 2000; ++i) numbers.push_back(static_cast<double>(i));
-  for (int e = -324; e <= 308; ++e) numbers.push_back(std::strtod(("1e" + std::to_string(e)).c_str(), nullptr));
+  std::vector<double> numbers = roofcast::test::doubles_of_every_magnitude(14, 200000, 200000, 2000);
   for (int e = 0; e < 64; ++e) numbers.push_back(std::ldexp(1.0, e) + 1);
 
   size_t differ = 0;

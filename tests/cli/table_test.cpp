@@ -13,6 +13,7 @@
 
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/output/table.hpp"
+#include "test_doubles.hpp"
 
 TEST_CASE("tables align columns for people and quote CSV for scripts") {
   roofcast::Table table;
@@ -85,19 +86,9 @@ TEST_CASE("a CsvWriter streams the rows render_csv writes for a table") {
 }
 
 TEST_CASE("CsvLine writes numbers as fmt's \"{}\" does, over doubles of every magnitude") {
-  std::mt19937_64 random(14);
-  std::vector<double> numbers = {0.0, -0.0, 1.0, -1.0, 100.0, 0.5, 1e-4, 1.5e-4, 1e-5, 1e15, 1e16, 1e17,
-                                 1234567890123456.0, 12345678901234567.0, 5e-324, 1.7976931348623157e308};
-  for (int i = 0; i < 200000; ++i) {
-    double number;
-    const uint64_t bits = random();
-    std::memcpy(&number, &bits, sizeof bits);  // every exponent, subnormals included
-    if (std::isfinite(number)) numbers.push_back(number);
-  }
-  std::uniform_real_distribution<double> unit(0, 1);
-  for (int i = 0; i < 100000; ++i) numbers.push_back(std::exp(unit(random) * 80 - 40));
-  for (int64_t i = -1000; i <= 1000; ++i) numbers.push_back(static_cast<double>(i));
-  for (int e = -324; e <= 308; ++e) numbers.push_back(std::strtod(("1e" + std::to_string(e)).c_str(), nullptr));
+  std::vector<double> numbers = roofcast::test::doubles_of_every_magnitude(14, 200000, 100000, 1000);
+  numbers.insert(numbers.end(), {0.0, -0.0, 1.0, -1.0, 100.0, 0.5, 1e-4, 1.5e-4, 1e-5, 1e15, 1e16, 1e17,
+                                 1234567890123456.0, 12345678901234567.0, 5e-324, 1.7976931348623157e308});
   for (const double number : numbers) {
     std::string text;
     roofcast::CsvLine(text).number(number);
