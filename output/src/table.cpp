@@ -83,19 +83,23 @@ size_t printed_width(std::string_view cell) {
 }  // namespace
 
 void Table::add_row(const std::vector<std::string>& cells) {
+  const size_t row_begin = text_.size();
   row_first_cell_.push_back(cell_ends_.size());
   for (const auto& cell : cells) {
     text_ += cell;
     cell_ends_.push_back(text_.size());
   }
+  row_plain_.push_back(printable_ascii(std::string_view(text_).substr(row_begin)));
 }
 
 void Table::add_row(std::initializer_list<std::string_view> cells) {
+  const size_t row_begin = text_.size();
   row_first_cell_.push_back(cell_ends_.size());
   for (const auto cell : cells) {
     text_ += cell;
     cell_ends_.push_back(text_.size());
   }
+  row_plain_.push_back(printable_ascii(std::string_view(text_).substr(row_begin)));
 }
 
 size_t Table::cell_count(size_t row) const {
@@ -114,28 +118,33 @@ void Table::append(const Table& other) {
   text_ += other.text_;
   for (const size_t end : other.cell_ends_) cell_ends_.push_back(end + text_offset);
   for (const size_t first : other.row_first_cell_) row_first_cell_.push_back(first + cell_offset);
+  row_plain_.insert(row_plain_.end(), other.row_plain_.begin(), other.row_plain_.end());
 }
 
 std::vector<size_t> text_widths(const Table& table) {
   std::vector<size_t> widths;
   for (const auto& column : table.columns) widths.push_back(printed_width(column.header));
   for (size_t r = 0; r < table.row_count(); ++r) {
-    for (size_t i = 0; i < table.cell_count(r) && i < widths.size(); ++i)
-      widths[i] = std::max(widths[i], printed_width(table.cell(r, i)));
+    const bool plain = table.row_is_plain(r);
+    for (size_t i = 0; i < table.cell_count(r) && i < widths.size(); ++i) {
+      const std::string_view cell = table.cell(r, i);
+      widths[i] = std::max(widths[i], plain ? cell.size() : printed_width(cell));
+    }
   }
   return widths;
 }
 
 namespace {
 
+// `plain`: every cell is printable ASCII (Table::row_is_plain), so none needs checking.
 template <typename CellAt>
 void append_line(const Table& table, const std::vector<size_t>& widths, CellAt cell_at, size_t cell_count,
-                 bool header, std::string& text) {
+                 bool header, bool plain, std::string& text) {
   std::string escaped;
   for (size_t i = 0; i < widths.size(); ++i) {
     std::string_view cell = i < cell_count ? std::string_view(cell_at(i)) : std::string_view();
     size_t width = cell.size();
-    if (!printable_ascii(cell)) {
+    if (!plain && !printable_ascii(cell)) {
       cell = escaped = printable(cell);
       width = display_width(cell);
     }
@@ -160,13 +169,14 @@ void append_rule(const std::vector<size_t>& widths, std::string& text) {
 
 void append_text_header(const Table& table, const std::vector<size_t>& widths, std::string& text) {
   append_line(table, widths, [&](size_t i) { return std::string_view(table.columns[i].header); },
-              table.columns.size(), true, text);
+              table.columns.size(), true, false, text);
   append_rule(widths, text);
 }
 
 void append_text_rows(const Table& table, const std::vector<size_t>& widths, std::string& text) {
   for (size_t r = 0; r < table.row_count(); ++r) {
-    append_line(table, widths, [&](size_t i) { return table.cell(r, i); }, table.cell_count(r), false, text);
+    append_line(table, widths, [&](size_t i) { return table.cell(r, i); }, table.cell_count(r), false,
+                table.row_is_plain(r), text);
     if (std::find(table.rules_after.begin(), table.rules_after.end(), r) != table.rules_after.end())
       append_rule(widths, text);
   }

@@ -96,3 +96,22 @@ TEST_CASE("CsvLine writes numbers as fmt's \"{}\" does, over doubles of every ma
     CHECK(text == fmt::format("{}", number));
   }
 }
+
+TEST_CASE("a table row is plain when every cell is printable ASCII, and its cells are escaped when not") {
+  roofcast::Table table;
+  table.columns = {{"name", false}, {"ms"}};
+  table.add_row({"saxpy", "1.000"});
+  table.add_row(std::vector<std::string>{"evil\x1b[2J", "2.000"});
+  table.add_row({"caf\xc3\xa9", "3.000"});
+  CHECK(table.row_is_plain(0));
+  CHECK_FALSE(table.row_is_plain(1));
+  CHECK_FALSE(table.row_is_plain(2));
+  roofcast::Table copy;
+  copy.columns = table.columns;
+  copy.append(table);
+  CHECK(copy.row_is_plain(0));
+  CHECK_FALSE(copy.row_is_plain(1));
+  const std::string text = roofcast::render_text(copy);
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find("evil\\x1b[2J") != std::string::npos);
+}

@@ -27,6 +27,8 @@ struct Table {
   size_t row_count() const { return row_first_cell_.size(); }
   size_t cell_count(size_t row) const;
   std::string_view cell(size_t row, size_t column) const;
+  // Whether every cell of the row is printable ASCII, shown as it is (checked once, as it is added).
+  bool row_is_plain(size_t row) const { return row_plain_[row]; }
 
  private:
   // The cells of every row in one buffer: a million rows (predict on 100,000 kernels x 10
@@ -34,6 +36,7 @@ struct Table {
   std::string text_;
   std::vector<size_t> cell_ends_;        // end of each cell in text_
   std::vector<size_t> row_first_cell_;   // index in cell_ends_ of each row's first cell
+  std::vector<bool> row_plain_;           // row_is_plain of each row
 };
 
 // Every cell and header is shown as printable() writes it (formats/printable_text.hpp):
