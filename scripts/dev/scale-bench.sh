@@ -56,17 +56,17 @@ profile_mb=$(du -m "$profile" | cut -f1)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rows=()
 # run NAME TARGET_S TARGET_MB COMMAND...: times COMMAND $repeats times (stdout to /dev/null) and
-# adds a row: the median wall time (min-max), the largest peak memory.
+# adds a row: the median wall time (min-max), the median CPU time, the largest peak memory.
 run() {
   local name="$1" target_s="$2" target_mb="$3"
   shift 3
   echo "scale-bench: $name" >&2
-  local log="$work/time.log" walls=() rss_kb=0
+  local log="$work/time.log" walls=() cpus=() rss_kb=0
   for ((i = 0; i < repeats; ++i)); do
     if ! /usr/bin/time -v -o "$log" "$@" > /dev/null 2> "$work/stderr.log"; then
       # A machine without gnuplot (the GPU machine) times everything but the report's charts.
       if grep -q "gnuplot not found" "$work/stderr.log"; then
-        rows+=("| \`${name}\` | - | - | - | < $target_s s | not timed: gnuplot is not installed here |")
+        rows+=("| \`${name}\` | - | - | - | - | < $target_s s | not timed: gnuplot is not installed here |")
         return
       fi
       echo "scale-bench: $name failed:" >&2
@@ -75,19 +75,21 @@ run() {
     fi
     walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {
                  n = split($2, t, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + t[i]; printf "%.2f", s }' "$log")")
+    cpus+=("$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.2f", u + s }' "$log")")
     local kb
     kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
     ((kb > rss_kb)) && rss_kb=$kb
   done
-  local sorted median
+  local sorted median cpu_sorted
   mapfile -t sorted < <(printf '%s\n' "${walls[@]}" | sort -g)
   median=${sorted[$(((${#sorted[@]} - 1) / 2))]}
+  mapfile -t cpu_sorted < <(printf '%s\n' "${cpus[@]}" | sort -g)
   local rss_mb=$((rss_kb / 1024)) met="yes"
   awk -v w="$median" -v t="$target_s" 'BEGIN { exit !(w < t) }' || met="no"
   if [[ "$target_mb" != "-" && "$rss_mb" -ge "$target_mb" ]]; then met="no"; fi
   local target="< $target_s s"
   [[ "$target_mb" != "-" ]] && target+=", < $target_mb MB"
-  rows+=("| \`${name}\` | $median | ${sorted[0]}-${sorted[-1]} | $rss_mb | $target | $met |")
+  rows+=("| \`${name}\` | $median | ${sorted[0]}-${sorted[-1]} | ${cpu_sorted[$(((${#cpu_sorted[@]} - 1) / 2))]} | $rss_mb | $target | $met |")
 }
 
 report_folder="$work/report"
@@ -123,12 +125,13 @@ mkdir -p "$(dirname "$results")"
        "$(printf '%s, ' "${devices[@]##*/}" | sed 's/, $//')"
   echo
   echo "Wall time and peak resident memory from \`/usr/bin/time -v\`, each command run $repeats times (the median" \
-       "is held against the target, the range beside it, the peak memory is the largest); standard output to" \
+       "is held against the target, the range and the median CPU time beside it, the peak memory is the" \
+       "largest); standard output to" \
        "/dev/null; the report" \
        "writes index.html, charts and the full data (predictions.csv, warnings.csv; diagnostics.csv of the kernels the page shows)."
   echo
-  echo "| command | median wall s | range s | max RSS MB | target | met |"
-  echo "|---|---:|---:|---:|---|---|"
+  echo "| command | median wall s | range s | median CPU s (user + system) | max RSS MB | target | met |"
+  echo "|---|---:|---:|---:|---:|---|---|"
   printf '%s\n' "${rows[@]}"
 } > "$results"
 echo "scale-bench: wrote $results" >&2
