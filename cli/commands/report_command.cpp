@@ -240,10 +240,14 @@ void run_report(const ReportOptions& options) {
                           : ""),
         missing, outputs));
   }
+  std::set<std::string> quadrant_names;  // kernels whose names differ only in punctuation get -2, -3...
   for (const size_t index :
        heaviest_kernels(profile, prediction, static_cast<size_t>(std::max(0, options.quadrant_kernels)))) {
     const KernelRecord* kernel = &profile.kernels[index];
-    const std::string name = fmt::format("quadrant-{}.svg", file_name_part(kernel->name));
+    std::string stem = "quadrant-" + file_name_part(kernel->name);
+    for (int n = 2; !quadrant_names.insert(stem).second; ++n)
+      stem = fmt::format("quadrant-{}-{}", file_name_part(kernel->name), n);
+    const std::string name = stem + ".svg";
     content.charts.push_back(draw_for_report(
         quadrant_chart(*kernel, devices, *chart_target_for(name), *predictor), charts_folder,
         fmt::format("Quadrant split of {}", kernel->name),

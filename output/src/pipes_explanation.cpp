@@ -50,7 +50,7 @@ std::string pipes_explanation_text(const PipesPrediction& r, const DeviceProfile
   out += fmt::format("Launch {:.6f} ms\nPredicted {:.6f} ms (= launch + max(compute, memory, latency)); limiter: {}\n",
                      r.launch_ms,
                      r.predicted_ms, r.limiter);
-  for (const auto& n : r.notes) out += fmt::format("  note: {}\n", n);
+  r.for_each_note([&](const std::string& n) { out += fmt::format("  note: {}\n", n); });
   return out;
 }
 

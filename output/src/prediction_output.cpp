@@ -346,7 +346,7 @@ void write_pipes(JsonWriter& json, const PipesPrediction& r) {
   json.member("memory_ms", r.memory_ms);
   json.key("notes");
   json.begin_array();
-  for (const auto& note : r.notes) json.value(note);
+  r.for_each_note([&](const std::string& note) { json.value(note); });
   json.end_array();
   json.member("occupancy_limiter", r.occupancy_limiter);
   write_numbers(json, "pipe_instructions", r.kernel_work().pipe_instructions);

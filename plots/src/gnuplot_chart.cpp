@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <string>
+
+#include <fmt/format.h>
 
 namespace roofcast {
 
@@ -30,7 +33,14 @@ std::string file_name_part(std::string_view text) {
     else if (!result.empty() && result.back() != '-') result += '-';
   }
   while (!result.empty() && result.back() == '-') result.pop_back();
-  return result.empty() ? "chart" : result;
+  if (result.size() <= kMaxFileNamePart) return result.empty() ? "chart" : result;
+  // A C++ template's name runs to hundreds of characters, past a file name's 255 bytes: its
+  // start, and a hash of the whole name (FNV-1a, the same on every machine) to tell such names apart.
+  uint64_t hash = 14695981039346656037u;
+  for (const unsigned char c : text) hash = (hash ^ c) * 1099511628211u;
+  result.resize(kMaxFileNamePart - 17);
+  while (!result.empty() && result.back() == '-') result.pop_back();
+  return fmt::format("{}-{:016x}", result, hash);
 }
 
 }  // namespace roofcast

@@ -111,7 +111,7 @@ TEST_CASE("pipes model: tensor operations cost the peak of their data type") {
   CHECK(cost_of(p, "tensor fp8") == -1);
   CHECK(p.limiter == "tensor bf16");
   bool noted = false;
-  for (const auto& n : p.notes) noted = noted || n.find("fp8") != std::string::npos;
+  for (const auto& n : p.all_notes()) noted = noted || n.find("fp8") != std::string::npos;
   CHECK(noted);
 }
 
@@ -270,7 +270,7 @@ double part_of(const LatencyTerm& t, const std::string& name) {
 }
 
 bool has_note(const PipesPrediction& p, const std::string& text) {
-  for (const auto& n : p.notes)
+  for (const auto& n : p.all_notes())
     if (n.find(text) != std::string::npos) return true;
   return false;
 }

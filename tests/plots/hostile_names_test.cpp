@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -221,4 +222,34 @@ TEST_CASE("times beyond what a chart can draw end plot accuracy and report at on
     CHECK_THAT(result.err, Catch::Contains("huge"));
     CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
   }
+}
+
+TEST_CASE("report draws a chart for each kernel whatever its name: template names past a file name's "
+          "length, names that differ only in punctuation") {
+  const fs::path folder = temporary_folder();
+  std::string long_name = "void at::native::vectorized_elementwise_kernel<4, ";
+  while (long_name.size() < 400) long_name += "at::native::BinaryFunctor<float, float, float, at::native::MulFunctor<float>>, ";
+  const json profile = {{"format", "roofcast-profile"},
+                        {"version", 1},
+                        {"reference_device", kDevice},
+                        {"kernels",
+                         {kernel(long_name + "A>", 4e7), kernel(long_name + "B>", 3e7), kernel("scale<1>", 2e7),
+                          kernel("scale(1)", 1e7)}}};
+  std::ofstream(folder / "profile.json") << profile.dump(2);
+  const auto result = run_roofcast({"report", "--profile", (folder / "profile.json").string(), "--device", "GTX-660",
+                                    "--quadrant-kernels", "4", "--output", (folder / "report").string()});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  std::set<std::string> charts;
+  for (const auto& entry : fs::directory_iterator(folder / "report" / "charts")) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("quadrant-") && name.ends_with(".svg")) {
+      CHECK(name.size() < 128);
+      charts.insert(name);
+    }
+  }
+  CHECK(charts.size() == 4);
+  CHECK(charts.contains("quadrant-scale-1.svg"));
+  CHECK(charts.contains("quadrant-scale-1-2.svg"));
+  fs::remove_all(folder);
 }

@@ -99,6 +99,7 @@ DeviceRates device_rates_of(const DeviceProfile& device) {
   for (const auto& [member, key] : kMeasuredRates) rates.*member = extra_or(device, key);
   rates.warps_per_sm = device.occupancy.max_threads_per_sm / kWarpSize;
   rates.sm_clock_mhz = device.sm_clock_mhz;
+  if (!rates.notes.empty()) rates.shared_notes = std::make_shared<const std::vector<std::string>>(rates.notes);
   return rates;
 }
 

@@ -250,6 +250,12 @@ void add_wave_factors(const KernelRecord& kernel, const DeviceProfile& device, P
 
 }  // namespace
 
+std::vector<std::string> PipesPrediction::all_notes() const {
+  std::vector<std::string> all;
+  for_each_note([&](const std::string& note) { all.push_back(note); });
+  return all;
+}
+
 const std::vector<PipesTermName>& pipes_term_names() {
   static const std::vector<PipesTermName> names = {
       {"pipes", &PipesTerms::pipes},   {"issue", &PipesTerms::issue},
@@ -282,9 +288,12 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
   p.work = std::move(shared_work);
   const KernelWork& work = *p.work;
   // Each vector allocated once, at about its final size (a million predictions in `predict`).
-  p.notes.reserve(work.notes.size() + rates.notes.size() + 4);
-  p.notes.assign(work.notes.begin(), work.notes.end());
-  p.notes.insert(p.notes.end(), rates.notes.begin(), rates.notes.end());
+  p.notes.reserve(4);
+  // The device's notes are shared where device_rates_of made the rates, copied once where a caller did.
+  if (rates.shared_notes)
+    p.device_notes = rates.shared_notes;
+  else if (!rates.notes.empty())
+    p.device_notes = std::make_shared<const std::vector<std::string>>(rates.notes);
   p.compute.reserve(work.pipe_instructions.size() + work.tensor_ops.size() + 4);
   p.memory.reserve(4);
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,8 @@ struct DeviceRates {
   double latency_l1_hit_ns = 0, latency_l2_hit_ns = 0, latency_dram_ns = 0;  // global loads, pointer chase
   double latency_dram_warp_ns = 0;  // the DRAM chase with every lane of a warp on its own line; 0 when not measured
   std::vector<std::string> notes;
+  // `notes` as device_rates_of left them, shared by the predictions on this device.
+  std::shared_ptr<const std::vector<std::string>> shared_notes;
 };
 
 DeviceRates device_rates_of(const DeviceProfile& device);

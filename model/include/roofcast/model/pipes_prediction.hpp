@@ -94,7 +94,19 @@ struct PipesPrediction {
   // The cost that sets the time: "fma pipe", "DRAM", "latency (memory)", "launch"... `bound`
   // stays the larger of compute and memory when the latency term sets the time.
   std::string limiter;
-  std::vector<std::string> notes;  // derived inputs and terms left out
+  // Derived inputs and terms left out: this prediction's own; the kernel's (work->notes) and the
+  // device's (device_notes) are shared by its predictions, not copied into each (a million of them).
+  std::vector<std::string> notes;
+  std::shared_ptr<const std::vector<std::string>> device_notes;
+  // Every note, the kernel's, then the device's, then this prediction's own.
+  template <typename Visit>
+  void for_each_note(Visit visit) const {
+    for (const auto& note : kernel_work().notes) visit(note);
+    if (device_notes)
+      for (const auto& note : *device_notes) visit(note);
+    for (const auto& note : notes) visit(note);
+  }
+  std::vector<std::string> all_notes() const;
 };
 
 PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms = {});

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +35,9 @@ struct ChartTarget {
 // a supported format.
 std::optional<ChartTarget> chart_target_for(std::string_view chart_file_name);
 
-// A name made safe for a file name: "GTX-1060 6GB" -> "gtx-1060-6gb".
+// A name made safe for a file name: "GTX-1060 6GB" -> "gtx-1060-6gb"; at most kMaxFileNamePart
+// characters (a longer one keeps its start and gets a hash of the whole name).
+constexpr size_t kMaxFileNamePart = 96;
 std::string file_name_part(std::string_view text);
 
 }  // namespace roofcast
