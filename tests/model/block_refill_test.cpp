@@ -7,25 +7,14 @@
 #include "roofcast/model/launch_tuning.hpp"
 #include "roofcast/model/pipes_prediction.hpp"
 
+#include "hundred_sm_device.hpp"
+
 using namespace roofcast;
 
 namespace {
 
-// 100 SMs of 2048 threads (64 warp slots), 32 blocks, 64 K registers; DRAM 4000 GB/s read,
-// 3000 copy, 2000 write; the probe's latency `probe_ns`, the unloaded chase 1.2 x that, the
-// probe at 1000 GB/s (the latency line is known).
-DeviceProfile device_of_100_sms(double probe_ns = 400) {
-  DeviceProfile d;
-  d.name = "device";
-  d.sm_count = 100;
-  d.throughput = {64000, 32000, 32000, 32000, 32000, 3000};
-  d.extra_throughput = {{"pipe_fma_gwips", 1000},  {"pipe_issue_gwips", 1000}, {"dram_read_gbps", 4000},
-                        {"dram_copy_gbps", 3000},  {"dram_write_gbps", 2000},  {"kernel_floor_us", 2},
-                        {"dram_latency_ns", probe_ns}, {"latency_dram_ns", 1.2 * probe_ns},
-                        {"dram_probe_gbps", 1000}};
-  d.occupancy = {2048, 32, 65536, 256, 233472, 1024, 128};
-  return d;
-}
+// The test device with its DRAM latency line known.
+DeviceProfile device_of_100_sms(double probe_ns = 400) { return roofcast::test::hundred_sm_device(probe_ns, true); }
 
 LaunchShape shape_of(double blocks, double threads, int64_t invocations = 1) {
   LaunchShape s;

@@ -7,6 +7,8 @@
 #include "roofcast/model/memory_parallelism.hpp"
 #include "roofcast/model/pipes_prediction.hpp"
 
+#include "hundred_sm_device.hpp"
+
 using namespace roofcast;
 
 namespace {
@@ -22,19 +24,7 @@ KernelWork triad_work() {
   return w;
 }
 
-// 100 SMs of 64 warp slots, DRAM 4000 GB/s read, 3000 copy, 2000 write; the bench's probe
-// latency 400 ns (a round trip of its warps: 800 ns).
-DeviceProfile device_of_100_sms() {
-  DeviceProfile d;
-  d.name = "device";
-  d.sm_count = 100;
-  d.throughput = {64000, 32000, 32000, 32000, 32000, 3000};
-  d.extra_throughput = {{"pipe_fma_gwips", 1000},  {"pipe_issue_gwips", 1000}, {"dram_read_gbps", 4000},
-                        {"dram_copy_gbps", 3000},  {"dram_write_gbps", 2000},  {"kernel_floor_us", 2},
-                        {"dram_latency_ns", 400}};
-  d.occupancy = {2048, 32, 65536, 256, 233472, 1024, 128};
-  return d;
-}
+DeviceProfile device_of_100_sms() { return roofcast::test::hundred_sm_device(); }
 
 // 5 launches of 1000 blocks x 256 threads (40000 warps) at 50 % achieved occupancy (32 warps per
 // SM), each warp with 2 loads and 1 store of 128 bytes; 2 GB read from DRAM.
