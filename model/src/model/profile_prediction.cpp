@@ -37,8 +37,8 @@ void predict_kernels(const Predictor& predictor, const KernelProfile& profile, s
   std::optional<ModelPrediction> on_reference;
   std::vector<bool> is_reference(devices.size());
   for (size_t d = 0; d < devices.size(); ++d) is_reference[d] = same_device_name(devices[d].name, profile.reference_device);
-  // One prediction, its fields all set each time: a visitor that does not keep it leaves its
-  // names' storage to the next (a million predictions of 100,000 kernels x 10 devices).
+  // One prediction object: a visitor that does not keep it leaves its names' storage to the next
+  // (a million predictions of 100,000 kernels x 10 devices).
   KernelPrediction p;
   predictor.predict_range(profile.kernels, first, last, devices, [&](size_t k, size_t d, ModelPrediction&& prediction) {
     const KernelRecord& kernel = profile.kernels[k];
@@ -52,15 +52,16 @@ void predict_kernels(const Predictor& predictor, const KernelProfile& profile, s
         E_util = utilization_factor(*kernel.measured_ms, on_reference->predicted_ms);
       }
     }
+    // Every field as a new prediction has it, but for the names' storage.
+    std::string kernel_name = std::move(p.kernel), device_name = std::move(p.device);
+    p = KernelPrediction{};
+    p.kernel = std::move(kernel_name);
+    p.device = std::move(device_name);
     p.kernel.assign(kernel.name);
     p.device.assign(devices[d].name);
     p.parameters = parameters;
     p.prediction = std::move(prediction);
     p.measured_ms = measured_on(kernel, devices[d].name, is_reference[d]);
-    p.error.reset();
-    p.E_util.reset();
-    p.corrected_ms.reset();
-    p.corrected_error.reset();
     if (p.measured_ms) p.error = prediction_error(p.predicted_ms(), *p.measured_ms);
     if (E_util) {
       p.E_util = E_util;
