@@ -27,6 +27,8 @@ struct ProfileOptions {
   bool list_metrics = false;
   std::string chip;
   std::string sample = "5";
+  std::string runs = "auto";
+  bool single_run = false;
 };
 
 [[noreturn]] void exit_with(int code) {
@@ -61,6 +63,11 @@ profiler::ProfileRequest request_of(const ProfileOptions& options) {
     throw InputError(fmt::format("profile: --kernel-regex \"{}\": {}", request.kernel_regex, error.what()));
   }
   request.sample = parse_sample(options.sample);
+  request.runs = options.runs == "one" || options.single_run ? profiler::RunCount::one
+                 : options.runs == "two"                     ? profiler::RunCount::two
+                                                             : profiler::RunCount::automatic;
+  if (options.single_run && options.runs == "two")
+    throw InputError("profile: --single-run and --runs two contradict each other");
   if (request.output.empty()) request.output = request.timing_only ? "roofcast-measured.json" : "roofcast-profile.json";
   request.show_progress = isatty(STDERR_FILENO) == 1;
   return request;
@@ -107,18 +114,17 @@ void add_profile_command(CLI::App& app) {
                       "all: replay every launch in the collector and empty the L2 before each pass, as Nsight "
                       "Compute does (default); none: CUPTI's kernel replay, caches as left by the memory restore")
       ->check(CLI::IsMember({"all", "none"}));
-  command->add_flag("--single-run", request.single_run,
-                    "Time and profile in one run of the application instead of two (faster for applications that "
-                    "run long): the first N launches of each kernel and shape are profiled (--sample N), and they "
-                    "are timed from an empty L2, as Nsight Compute times them; not for CUDA graphs' kernels");
-  command->add_flag("--one-process", request.one_process,
-                    "With --single-run, for an application of one CUDA process: keep the GPU's counters between "
-                    "launches instead of giving them back after each (faster where many launches are profiled; a "
-                    "second CUDA process would get no counters)");
+  command->add_option("--runs", options->runs,
+                      "auto (default): one run that times every launch and profiles the first N launches of each "
+                      "kernel and shape (--sample N), then a second run, profiling N launches spread over the run, "
+                      "only for the shapes whose launches differ in time or got no counters (CUDA graphs); one: "
+                      "the first run only; two: a timing run, then a counter run spread over every shape")
+      ->check(CLI::IsMember({"auto", "one", "two"}));
+  command->add_flag("--single-run", options->single_run, "The same as --runs one");
   command->add_flag("--per-launch", request.per_launch, "Also write every launch's record under its kernel");
   command->add_option("--sample", options->sample,
-                      "Counters for at most N launches of each kernel and launch shape, spread over the run, scaled "
-                      "to all its launches (default 5); all: every launch");
+                      "Counters for at most N launches of each kernel and launch shape (default 5; which ones: "
+                      "--runs), scaled to all its launches; all: every launch");
   command->add_option("-k,--kernel-regex", request.kernel_regex, "Only kernels whose demangled name matches");
   command->add_option("-s,--launch-skip", request.launch_skip, "Skip the first N matching launches");
   command->add_option("-c,--launch-count", request.launch_count, "Record at most M matching launches")

@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <optional>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -22,6 +25,7 @@
 #include "roofcast/profiler/metric_set.hpp"
 #include "roofcast/profiler/output_pattern.hpp"
 #include "roofcast/profiler/progress_monitor.hpp"
+#include "roofcast/profiler/spread_plan.hpp"
 
 namespace roofcast::profiler {
 
@@ -143,17 +147,21 @@ std::string recorded_variables(const std::string& output) {
 }
 
 // The sample plan: each shape's launches per process in the timing run, so that the counter run
-// can spread its picks over them. Returns the launches the counter run will profile.
-uint64_t plan_sample(const RunRecords& timing, uint64_t sample, const std::string& folder,
-                     std::map<std::string, std::string>& env) {
+// can spread its picks over them; where `only` is given, the other shapes are not profiled.
+// Returns the launches the counter run will profile.
+uint64_t plan_sample(const RunRecords& timing, uint64_t sample, const std::set<SampleShape>* only,
+                     const std::string& folder, std::map<std::string, std::string>& env) {
   uint64_t planned = 0;
   std::map<std::tuple<int, SampleShape>, uint64_t> counts;
   for (const auto& launch : timing.launches) ++counts[{launch.process, SampleShape{launch.name, launch.grid, launch.block}}];
   SamplePlan plan;
   for (const auto& [key, count] : counts) {
-    plan.add(std::get<1>(key), count);
-    planned += sampled_count(count, sample);
+    const bool wanted = only == nullptr || only->contains(std::get<1>(key));
+    plan.add(std::get<1>(key), wanted ? count : 0);  // a shape planned with no launches is never sampled
+    if (wanted) planned += sampled_count(count, sample);
   }
+  // "Every launch" of the planned shapes only: a sample as large as any count.
+  if (sample == 0 && only != nullptr) sample = std::numeric_limits<uint64_t>::max();
   if (sample > 0) {
     const std::string plan_path = (fs::path(folder) / "sample-plan.txt").string();
     if (!plan.write(plan_path)) throw InputError(fmt::format("profile: cannot write {}", printable(plan_path)));
@@ -169,86 +177,168 @@ std::string joined_metric_names(const std::vector<std::string>& metrics) {
   return joined;
 }
 
-// --single-run: the timing and the counter collector in one run of the application; each writes
-// its own records, so the two are joined as the records of two runs are.
-ProfileResult profile_in_one_run(const ProfileRequest& request, const ProfileMessage& message,
-                                 const std::string& library, const std::string& recorded_env, MetricSetName set,
-                                 bool per_process, const fs::path& folder) {
-  auto env = collector_environment(request, library, folder, "single");
-  const std::vector<std::string> metrics = metric_names(set);
-  env[protocol::kMetricsVariable] = joined_metric_names(metrics);
-  env[protocol::kCacheControlVariable] = request.cache_control;
-  env[protocol::kRecordEnvVariable] = recorded_env;
-  if (request.sample > 0) env[protocol::kSampleVariable] = std::to_string(request.sample);  // no plan: the first N
-  // How many CUDA processes the application runs is not known before it runs: they take the
-  // GPU's counters in turns whatever their number, unless the user says it runs one. Giving
-  // the counters back after every launch makes each launch's replay passes slower (pytorch_ops
-  // on an H200, 119 profiled launches: 66 s against 49 s).
-  env[protocol::kShareCountersVariable] = request.one_process ? std::string("0") : std::string("1");
-  const AppExit exit = run_monitored(request, env, folder, "counters", 0);
-  const RunRecords timing = read_run_records(folder, "timing");
-  const RunRecords counters = read_run_records(folder, "counters");
-  bool usable = report(timing, "timing", message);
-  usable = report(counters, "counter", message) && usable;
-  if (timing.launches.empty() && usable) {
-    message(why_nothing_recorded(timing, request));
-    usable = false;
+// What every run of `roofcast profile` shares.
+struct Session {
+  const ProfileRequest& request;
+  const ProfileMessage& message;
+  std::string library;       // the injection library
+  std::string recorded_env;  // recorded_variables()
+  std::vector<std::string> metrics;
+  bool per_process = false;
+};
+
+std::map<std::string, std::string> counter_environment(const Session& session, const fs::path& folder,
+                                                       const char* mode) {
+  auto env = collector_environment(session.request, session.library, folder, mode);
+  env[protocol::kMetricsVariable] = joined_metric_names(session.metrics);
+  env[protocol::kCacheControlVariable] = session.request.cache_control;
+  env[protocol::kRecordEnvVariable] = session.recorded_env;
+  // Processes pass the GPU's counters on request; one alone keeps them (counter_turns.hpp).
+  env[protocol::kShareCountersVariable] = std::string("1");
+  return env;
+}
+
+// A run of the application that times every launch and profiles the first `sample` launches of
+// each shape (RunCount::automatic and one): the timing and the counter collector each write
+// their own records, joined as the records of two runs are.
+struct FirstRun {
+  AppExit exit;
+  RunRecords timing;
+  RunRecords counters;
+  bool usable = false;
+};
+
+FirstRun time_and_count(const Session& session, const fs::path& folder) {
+  auto env = counter_environment(session, folder, "single");
+  if (session.request.sample > 0) env[protocol::kSampleVariable] = std::to_string(session.request.sample);  // no plan
+  FirstRun run;
+  run.exit = run_monitored(session.request, env, folder, "counters", 0);
+  run.timing = read_run_records(folder, "timing");
+  run.counters = read_run_records(folder, "counters");
+  run.usable = report(run.timing, "timing", session.message);
+  run.usable = report(run.counters, "counter", session.message) && run.usable;
+  if (run.timing.launches.empty() && run.usable) {
+    session.message(why_nothing_recorded(run.timing, session.request));
+    run.usable = false;
   }
+  return run;
+}
+
+// The counter run after a timing run: the shapes in `only` (all where null), spread over their
+// launches in `timing`.
+struct CounterRun {
+  AppExit exit;
+  RunRecords records;
+  bool usable = false;
+  uint64_t planned = 0;  // launches it was to profile
+};
+
+CounterRun count_spread(const Session& session, const RunRecords& timing, const std::set<SampleShape>* only,
+                        const fs::path& folder) {
+  fs::create_directories(folder);
+  auto env = counter_environment(session, folder, "counters");
+  CounterRun run;
+  run.planned = plan_sample(timing, session.request.sample, only, folder.string(), env);
+  run.exit = run_monitored(session.request, env, folder, "counters", run.planned);
+  run.records = read_run_records(folder, "counters");
+  run.usable = report(run.records, "counter", session.message);
+  return run;
+}
+
+// The note for a profile whose counter run ended before it profiled all it was to.
+std::optional<std::string> counter_run_note(const CounterRun& counters, const AppExit& timing_exit, size_t profiled,
+                                            uint64_t to_profile, bool all_profiled) {
+  const bool ended_early =
+      counters.exit.exit_code != 0 || counters.exit.signaled || counters.records.incomplete_processes > 0;
+  if (!ended_early || all_profiled) return std::nullopt;
+  return fmt::format("the application {} during the counter run ({} in the timing run), after {} of the {} launches "
+                     "to profile: counters of the later ones are missing",
+                     how_it_ended(counters.exit), how_it_ended(timing_exit), profiled, to_profile);
+}
+
+void warn_on_exit_codes(const Session& session, const AppExit& timing, const AppExit& counters) {
+  if (counters.exit_code != timing.exit_code)
+    session.message(fmt::format("warning: the application exited with {} in the counter run, {} in the timing run",
+                                counters.exit_code, timing.exit_code));
+}
+
+bool has_counters(const JoinedRuns& joined) {
+  return std::any_of(joined.launches.begin(), joined.launches.end(),
+                     [](const LaunchRecord& l) { return !l.metrics.empty(); });
+}
+
+// RunCount::automatic and one: the first run; for automatic, then a counter run for the shapes
+// whose first launches do not stand for the rest (spread_plan.hpp).
+ProfileResult profile_from_first_run(const Session& session, const fs::path& folder) {
+  const ProfileRequest& request = session.request;
+  const FirstRun first = time_and_count(session, folder);
   ProfileResult result;
-  result.application = exit;
-  if (!usable) return result;
-  const ProfiledRun run{request, timing, main_device(timing), per_process,
-                        output_groups(request.output, per_process, timing)};
-  const JoinedRuns joined = join_runs(timing, counters, request.sample > 0);
+  result.application = first.exit;
+  if (!first.usable) return result;
+  const ProfiledRun run{request, first.timing, main_device(first.timing), session.per_process,
+                        output_groups(request.output, session.per_process, first.timing)};
+  // Every timed launch, with the metrics of those profiled, in the timing records' order.
+  JoinedRuns joined = join_runs(first.timing, first.counters, true);
   if (joined.counters_only > 0)
-    message(fmt::format("warning: {} counted launch(es) have no timed counterpart; they are left out",
-                        joined.counters_only));
+    session.message(fmt::format("warning: {} counted launch(es) have no timed counterpart; they are left out",
+                                joined.counters_only));
   std::vector<std::string> notes;
-  if (exit.exit_code != 0 || exit.signaled || counters.incomplete_processes > 0)
+  if (first.exit.exit_code != 0 || first.exit.signaled || first.counters.incomplete_processes > 0)
     notes.push_back(fmt::format("the application {}: the launches it made before are recorded, later ones are "
                                 "missing",
-                                how_it_ended(exit)));
-  if (joined.launches.empty()) {
-    message("no launch has both timing and counters");
+                                how_it_ended(first.exit)));
+  RunExits exits{first.exit, first.exit, 1, 0};
+  const RunRecords* counter_records = &first.counters;
+  std::optional<CounterRun> second;
+  const std::set<SampleShape> spread = request.runs == RunCount::automatic && !interrupted(first.exit)
+                                           ? shapes_to_spread(joined.launches)
+                                           : std::set<SampleShape>{};
+  if (!spread.empty()) {
+    second = count_spread(session, first.timing, &spread, folder / "spread");
+    warn_on_exit_codes(session, first.exit, second->exit);
+    if (interrupted(second->exit)) result.application = second->exit;
+    if (!second->usable) return result;
+    exits = {first.exit, second->exit, 2, spread.size()};
+    counter_records = &second->records;
+    const JoinedRuns spread_joined = join_runs(first.timing, second->records, true);
+    if (spread_joined.counters_only > 0)
+      session.message(fmt::format("warning: {} counted launch(es) have no timed counterpart (the two runs launched "
+                                  "different kernels); they are left out",
+                                  spread_joined.counters_only));
+    size_t profiled = 0;
+    for (size_t i = 0; i < joined.launches.size(); ++i) {  // both hold every timed launch, in order
+      LaunchRecord& launch = joined.launches[i];
+      if (!spread.contains(SampleShape{launch.name, launch.grid, launch.block})) continue;
+      launch.metrics = spread_joined.launches[i].metrics;
+      profiled += !launch.metrics.empty();
+    }
+    if (const auto note = counter_run_note(*second, first.exit, profiled, second->planned, profiled >= second->planned))
+      notes.push_back(*note);
+  }
+  if (!has_counters(joined)) {
+    session.message("no launch has both timing and counters");
     return result;
   }
-  result.outputs = profile_outputs(run, joined, counters, {exit, exit}, metrics, notes);
+  result.outputs = profile_outputs(run, joined, *counter_records, exits, session.metrics, notes);
   return result;
 }
 
-}  // namespace
-
-ProfileResult profile_application(const ProfileRequest& request, const ProfileMessage& message) {
-  MetricSetName set = MetricSetName::full;
-  if (!parse_metric_set_name(request.metric_set, set))
-    throw InputError(fmt::format("profile: --metrics: expected thesis or full, found \"{}\"", request.metric_set));
-  if (request.one_process && !request.single_run)
-    throw InputError("profile: --one-process goes with --single-run (two runs count the processes in the first run)");
-  if (request.single_run && (request.timing_only || request.cache_control != "all"))
-    throw InputError("profile: --single-run profiles in the run that times: it needs counters (no --timing-only) and "
-                     "--cache-control all");
-  const std::string library = companion(protocol::kInjectionLibraryName);
-  const bool per_process = is_per_process(request.output);
-  if (!per_process) check_replaceable(request.output);  // before the application runs, not after
-  const std::string recorded_env = recorded_variables(request.output);
-  RecordsFolder folder(request.records_dir);
-  if (request.single_run)
-    return profile_in_one_run(request, message, library, recorded_env, set, per_process, folder.path());
-  const fs::path timing_folder = fs::path(folder.path()) / "timing";
-  const fs::path counter_folder = fs::path(folder.path()) / "counters";
+// RunCount::two (and any run with --cache-control none): a timing run, then a counter run.
+ProfileResult profile_in_two_runs(const Session& session, const fs::path& folder) {
+  const ProfileRequest& request = session.request;
+  const fs::path timing_folder = folder / "timing";
   fs::create_directories(timing_folder);
-
-  auto timing_env = collector_environment(request, library, timing_folder, "timing");
-  timing_env[protocol::kRecordEnvVariable] = recorded_env;
+  auto timing_env = collector_environment(request, session.library, timing_folder, "timing");
+  timing_env[protocol::kRecordEnvVariable] = session.recorded_env;
   const AppExit timing_exit = run_monitored(request, timing_env, timing_folder, "timing", 0);
   const RunRecords timing = read_run_records(timing_folder, "timing");
-  bool usable = report(timing, "timing", message);
+  bool usable = report(timing, "timing", session.message);
   if (timing.launches.empty() && usable) {
-    message(why_nothing_recorded(timing, request));
+    session.message(why_nothing_recorded(timing, request));
     usable = false;
   }
-  const ProfiledRun run{request, timing, main_device(timing), per_process,
-                        output_groups(request.output, per_process, timing)};
+  const ProfiledRun run{request, timing, main_device(timing), session.per_process,
+                        output_groups(request.output, session.per_process, timing)};
   ProfileResult result;
   result.application = timing_exit;
 
@@ -258,57 +348,64 @@ ProfileResult profile_application(const ProfileRequest& request, const ProfileMe
       notes.push_back(fmt::format("the application {} during the timing run: no counter run was made, so this file "
                                   "holds measured times only (no counters), of the launches made before it ended",
                                   how_it_ended(timing_exit)));
-      message(notes.back());
+      session.message(notes.back());
     }
     result.outputs = measured_outputs(run, timing_exit, notes);
     return result;
   }
   if (!usable) return result;
 
-  fs::create_directories(counter_folder);
-  auto env = collector_environment(request, library, counter_folder, "counters");
-  const std::vector<std::string> metrics = metric_names(set);
-  env[protocol::kMetricsVariable] = joined_metric_names(metrics);
-  env[protocol::kCacheControlVariable] = request.cache_control;
-  env[protocol::kRecordEnvVariable] = recorded_env;
-  const uint64_t planned = plan_sample(timing, request.sample, folder.path(), env);
-  // Only one profiling session can hold a GPU's counters: where the application ran several
-  // CUDA processes, they take turns one launch at a time (slower per launch).
-  // Every CUDA process counts, not only those whose launches were recorded: a process whose
-  // timing records were lost (killed, _exit) still profiles in the counter run. (A std::string:
-  // GCC 12 warns falsely, -Wrestrict, on assigning the literal here.)
-  if (timing.processes > 1) env[protocol::kShareCountersVariable] = std::string("1");
-  const AppExit counter_exit = run_monitored(request, env, counter_folder, "counters", planned);
-  if (counter_exit.exit_code != timing_exit.exit_code)
-    message(fmt::format("warning: the application exited with {} in the counter run, {} in the timing run",
-                        counter_exit.exit_code, timing_exit.exit_code));
-  if (interrupted(counter_exit)) result.application = counter_exit;
-  const RunRecords counters = read_run_records(counter_folder, "counters");
-  usable = report(counters, "counter", message);
+  const CounterRun counters = count_spread(session, timing, nullptr, folder / "counters");
+  warn_on_exit_codes(session, timing_exit, counters.exit);
+  if (interrupted(counters.exit)) result.application = counters.exit;
+  usable = counters.usable;
   const uint64_t sample = request.sample;
-  const JoinedRuns joined = join_runs(timing, counters, sample > 0);
+  const JoinedRuns joined = join_runs(timing, counters.records, sample > 0);
   if (sample == 0 && joined.timing_only + joined.counters_only > 0)
-    message(fmt::format("warning: {} timed launch(es) had no counters and {} counted launch(es) no timing (the two "
-                        "runs launched different kernels); they are left out",
-                        joined.timing_only, joined.counters_only));
+    session.message(fmt::format("warning: {} timed launch(es) had no counters and {} counted launch(es) no timing "
+                                "(the two runs launched different kernels); they are left out",
+                                joined.timing_only, joined.counters_only));
   if (sample > 0 && joined.counters_only > 0)
-    message(fmt::format("warning: {} counted launch(es) have no timed counterpart (the two runs launched different "
-                        "kernels); they are left out",
-                        joined.counters_only));
+    session.message(fmt::format("warning: {} counted launch(es) have no timed counterpart (the two runs launched "
+                                "different kernels); they are left out",
+                                joined.counters_only));
   std::vector<std::string> notes;
-  const size_t profiled = counters.launches.size() - joined.counters_only;
-  const bool ended_early = counter_exit.exit_code != 0 || counter_exit.signaled || counters.incomplete_processes > 0;
-  if (ended_early && (sample > 0 ? profiled < planned : joined.timing_only > 0))
-    notes.push_back(fmt::format("the application {} during the counter run ({} in the timing run), after {} of the {} "
-                                "launches to profile: counters of the later ones are missing",
-                                how_it_ended(counter_exit), how_it_ended(timing_exit), profiled,
-                                sample > 0 ? planned : timing.launches.size()));
+  const size_t profiled = counters.records.launches.size() - joined.counters_only;
+  const uint64_t to_profile = sample > 0 ? counters.planned : timing.launches.size();
+  const bool all_profiled = sample > 0 ? profiled >= counters.planned : joined.timing_only == 0;
+  if (const auto note = counter_run_note(counters, timing_exit, profiled, to_profile, all_profiled))
+    notes.push_back(*note);
   if (usable && joined.launches.empty()) {
-    message("no launch has both timing and counters");
+    session.message("no launch has both timing and counters");
     usable = false;
   }
-  if (usable) result.outputs = profile_outputs(run, joined, counters, {timing_exit, counter_exit}, metrics, notes);
+  if (usable)
+    result.outputs =
+        profile_outputs(run, joined, counters.records, {timing_exit, counters.exit, 2, 0}, session.metrics, notes);
   return result;
+}
+
+}  // namespace
+
+ProfileResult profile_application(const ProfileRequest& request, const ProfileMessage& message) {
+  MetricSetName set = MetricSetName::full;
+  if (!parse_metric_set_name(request.metric_set, set))
+    throw InputError(fmt::format("profile: --metrics: expected thesis or full, found \"{}\"", request.metric_set));
+  if (request.runs == RunCount::one && (request.timing_only || request.cache_control != "all"))
+    throw InputError("profile: --single-run (--runs one) profiles in the run that times: it needs counters (no "
+                     "--timing-only) and --cache-control all");
+  const Session session{request,
+                        message,
+                        companion(protocol::kInjectionLibraryName),
+                        recorded_variables(request.output),
+                        metric_names(set),
+                        is_per_process(request.output)};
+  if (!session.per_process) check_replaceable(request.output);  // before the application runs, not after
+  RecordsFolder folder(request.records_dir);
+  // Timing and counting in one run needs the collector's own replay (--cache-control all).
+  if (!request.timing_only && request.cache_control == "all" && request.runs != RunCount::two)
+    return profile_from_first_run(session, folder.path());
+  return profile_in_two_runs(session, folder.path());
 }
 
 int list_collector_metrics(const std::string& metric_set, const std::string& chip, int device,

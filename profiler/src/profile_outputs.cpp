@@ -41,6 +41,24 @@ std::string listed(const std::vector<std::string>& names) {
   return text;
 }
 
+std::string runs_text(const ProfileRequest& request, const RunExits& exits) {
+  if (exits.runs == 1) return fmt::format("one run {:.1f} s", exits.timing.wall_seconds);
+  if (request.runs == RunCount::automatic)
+    return fmt::format("one run {:.1f} s, then a counter run {:.1f} s for {} launch shape(s) whose launches differ "
+                       "in time",
+                       exits.timing.wall_seconds, exits.counters.wall_seconds, exits.spread_shapes);
+  return fmt::format("timing run {:.1f} s, counter run {:.1f} s", exits.timing.wall_seconds,
+                     exits.counters.wall_seconds);
+}
+
+std::string sample_text(uint64_t sample, const RunExits& exits) {
+  if (sample == 0) return "all";
+  if (exits.runs == 1) return fmt::format("at most {} per kernel and launch shape, the first ones", sample);
+  if (exits.spread_shapes > 0)
+    return fmt::format("at most {} per kernel and launch shape, spread over the run where launches differ", sample);
+  return fmt::format("at most {} per kernel and launch shape", sample);
+}
+
 // One profile: the group's joined launches, their kernels with counters.
 ProfileOutput profile_output(const ProfiledRun& run, const OutputGroup& group, const JoinedRuns& joined,
                              const RunRecords& counters, const RunExits& exits,
@@ -73,8 +91,9 @@ ProfileOutput profile_output(const ProfiledRun& run, const OutputGroup& group, c
                                request.cache_control};
   nlohmann::json profile = kernel_profile_json(kernels, provenance, request.per_launch);
   profile["collector"]["sample"] = request.sample > 0 ? nlohmann::json(request.sample) : nlohmann::json("all");
-  if (request.single_run) profile["collector"]["single_run"] = true;
-  if (request.one_process) profile["collector"]["one_process"] = true;
+  profile["collector"]["runs"] = exits.runs;
+  if (exits.runs == 1) profile["collector"]["single_run"] = true;
+  if (exits.spread_shapes > 0) profile["collector"]["spread_shapes"] = exits.spread_shapes;
   if (run.per_process) {
     nlohmann::json pids = nlohmann::json::array();
     for (int p : group.processes) pids.push_back(run.timing.process_info[static_cast<size_t>(p)].pid);
@@ -87,17 +106,10 @@ ProfileOutput profile_output(const ProfiledRun& run, const OutputGroup& group, c
   parse_kernel_profile(*output.text, group.file);  // what we write must be what roofcast reads
   int64_t launch_count = 0, profiled_count = 0;
   for (const auto& kernel : kernels) launch_count += kernel.invocations, profiled_count += kernel.profiled_invocations;
-  const std::string runs =
-      request.single_run ? fmt::format("one run {:.1f} s", exits.counters.wall_seconds)
-                         : fmt::format("timing run {:.1f} s, counter run {:.1f} s", exits.timing.wall_seconds,
-                                       exits.counters.wall_seconds);
   output.summary = fmt::format(
       "{} kernels, {} launches ({} profiled, {}) on {} -> {} ({}, {} replay passes){}", kernels.size(), launch_count,
-      profiled_count,
-      request.sample > 0 ? fmt::format("at most {} per kernel and launch shape{}", request.sample,
-                                       request.single_run ? ", the first ones" : "")
-                         : "all",
-      run.device.name.empty() ? "unknown GPU" : run.device.name, printable(group.file), runs,
+      profiled_count, sample_text(request.sample, exits),
+      run.device.name.empty() ? "unknown GPU" : run.device.name, printable(group.file), runs_text(request, exits),
       counters.passes ? std::to_string(*counters.passes * static_cast<size_t>(profiled_count)) : "?",
       copies_summary(copies, request.device));
   return output;

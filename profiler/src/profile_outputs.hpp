@@ -35,9 +35,14 @@ struct ProfiledRun {
 std::vector<ProfileOutput> measured_outputs(const ProfiledRun& run, const AppExit& timing_exit,
                                             const std::vector<std::string>& notes);
 
+// How the application was run: the run that timed it (the one run where there was one) and the
+// run that counted.
 struct RunExits {
   AppExit timing;
-  AppExit counters;
+  AppExit counters;  // the same as `timing` where there was one run
+  int runs = 2;
+  // RunCount::automatic with a second run: the shapes it profiled spread over their launches.
+  size_t spread_shapes = 0;
 };
 
 // The kernel profiles of the joined runs; `notes` (about the runs) go into each, beside those

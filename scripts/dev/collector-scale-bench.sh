@@ -9,8 +9,8 @@
 #  3. PARTS=ncu: on every corpus program (RUN_ARGS as scripts/dev/validate-gpu.sh runs them),
 #     the wall time of `roofcast profile` (full metric set, default sample) against ncu with the
 #     same metrics, cache and clock control, on as many launches as roofcast profiled (-c);
-#     ncu-vs-roofcast.md is the table; also `roofcast profile --single-run` (one run, the first
-#     launches of each shape profiled), against ncu on as many launches as it profiled.
+#     ncu-vs-roofcast.md is the table, with how many runs of the application roofcast made
+#     (--runs auto: one, or two where some kernel's launches differ in time).
 #     Stops starting programs NCU_PART_BUDGET_S seconds in; PROGRAMS="lmsor ..." picks programs.
 # Usage: scripts/dev/collector-scale-bench.sh [BUILD] [RESULTS]   PARTS="scale sample ncu" picks parts
 # (default "scale sample").
@@ -123,29 +123,15 @@ if [[ $PARTS == *" ncu "* ]]; then
       rc_n=-; ncu_s=-; ncu_launches=0
     fi
     rm -f "$N/$w-ncu.ncu-rep"  # large; the log keeps what ncu profiled
-    # One run: the first launches of each shape profiled, so ncu -c profiles the same ones where
-    # it profiles as many (it takes the first launches).
-    t0=$(now)
-    $T "$BIN/roofcast" profile --single-run -o "$N/$w-single.json" -- "${cmd[@]}" >"$N/$w-single.log" 2>&1
-    rc_s=$?; t1=$(now); single=$(elapsed $t0 $t1)
-    single_profiled=$(python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels']; print(sum(x.get('profiled_invocations', x['invocations']) for x in k))" "$N/$w-single.json" 2>/dev/null || echo 0)
-    if ((single_profiled > 0 && single_profiled != profiled)); then
-      t0=$(now)
-      $T ncu --metrics "$METRICS" --cache-control all --clock-control none -c "$single_profiled" -f -o "$N/$w-ncu-single" \
-        "${cmd[@]}" >"$N/$w-ncu-single.log" 2>&1
-      t1=$(now); ncu_single_s=$(elapsed $t0 $t1)
-      rm -f "$N/$w-ncu-single.ncu-rep"
-    else
-      ncu_single_s=$ncu_s
-    fi
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$launches" "$profiled" "$ncu_launches" "$app" \
-      "$roof" "$ncu_s" "$rc_app" "$rc_r" "$rc_n" "$single_profiled" "$single" "$ncu_single_s" "$rc_s" >>"$N/times.tsv"
+    runs=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['collector'].get('runs', 2))" "$N/$w-roofcast.json" 2>/dev/null || echo -)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$launches" "$profiled" "$runs" "$ncu_launches" "$app" \
+      "$roof" "$ncu_s" "$rc_app" "$rc_r" "$rc_n" >>"$N/times.tsv"
   done
   python3 - "$N/times.tsv" >"$R/ncu-vs-roofcast.md" <<'PY'
 import sys
-print("| program | launches | profiled by roofcast | profiled by ncu (-c) | app alone (s) | roofcast profile (s) | ncu (s) | roofcast / ncu "
-      "| --single-run: profiled | --single-run (s) | ncu -c as many (s) | --single-run / ncu | exit codes app/roofcast/ncu/single |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| program | launches | profiled by roofcast | runs of the application | profiled by ncu (-c) | app alone (s) "
+      "| roofcast profile (s) | ncu (s) | roofcast / ncu | exit codes app/roofcast/ncu |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 def ratio(a, b):
     try:
         return f"{float(a) / float(b):.2f}" + (" **slower**" if float(a) > float(b) else "")
@@ -153,12 +139,12 @@ def ratio(a, b):
         return "-"
 for line in open(sys.argv[1]):
     f = line.rstrip("\n").split("\t")
-    if len(f) < 14:
-        print(f"| {f[0]} | {f[1] if len(f) > 1 else ''} |  |  |  |  |  |  |  |  |  |  |  |")
+    if len(f) < 11:
+        print(f"| {f[0]} | {f[1] if len(f) > 1 else ''} |  |  |  |  |  |  |  |  |")
         continue
-    w, launches, profiled, ncu_launches, app, roof, ncu, ra, rr, rn, sp, single, ncu_single, rs = f
-    print(f"| {w} | {launches} | {profiled} | {ncu_launches} | {app} | {roof} | {ncu} | {ratio(roof, ncu)} "
-          f"| {sp} | {single} | {ncu_single} | {ratio(single, ncu_single)} | {ra}/{rr}/{rn}/{rs} |")
+    w, launches, profiled, runs, ncu_launches, app, roof, ncu, ra, rr, rn = f
+    print(f"| {w} | {launches} | {profiled} | {runs} | {ncu_launches} | {app} | {roof} | {ncu} | {ratio(roof, ncu)} "
+          f"| {ra}/{rr}/{rn} |")
 PY
   cat "$R/ncu-vs-roofcast.md"
 fi

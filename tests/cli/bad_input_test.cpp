@@ -118,9 +118,12 @@ TEST_CASE("command-line mistakes exit non-zero with usage help") {
     CHECK(single.exit_code == 1);
     CHECK_THAT(single.err, Catch::Contains("--single-run"));
   }
-  const auto one_process = run_roofcast({"profile", "--one-process", "--", "true"});
-  CHECK(one_process.exit_code == 1);
-  CHECK_THAT(one_process.err, Catch::Contains("--one-process goes with --single-run"));
+  const auto contradiction = run_roofcast({"profile", "--single-run", "--runs", "two", "--", "true"});
+  CHECK(contradiction.exit_code == 1);
+  CHECK_THAT(contradiction.err, Catch::Contains("--single-run and --runs two"));
+  const auto runs = run_roofcast({"profile", "--runs", "three", "--", "true"});
+  CHECK(runs.exit_code != 0);
+  CHECK_THAT(runs.err, Catch::Contains("--runs"));
 }
 
 namespace {

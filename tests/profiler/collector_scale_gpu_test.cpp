@@ -62,9 +62,10 @@ TEST_CASE("a sampled profile scales a few launches per shape to all, as a full c
   fs::remove_all(folder);
 }
 
-TEST_CASE("--single-run times every launch and counts the first ones in one run, as two runs count them") {
+TEST_CASE("one run (--single-run), two runs and the default count the same, and say how they ran") {
   const fs::path folder = fresh("single");
-  const auto two = run_roofcast({"profile", "-o", (folder / "two.json").string(), "--", kTree, "--children", "0"});
+  const auto two = run_roofcast(
+      {"profile", "--runs", "two", "-o", (folder / "two.json").string(), "--", kTree, "--children", "0"});
   INFO(two.err);
   REQUIRE(two.exit_code == 0);
   const auto one = run_roofcast(
@@ -73,22 +74,32 @@ TEST_CASE("--single-run times every launch and counts the first ones in one run,
   REQUIRE(one.exit_code == 0);
   CHECK(one.err.find("41 launches (6 profiled") != std::string::npos);
   CHECK(one.err.find("one run") != std::string::npos);
+  const auto automatic =
+      run_roofcast({"profile", "-o", (folder / "auto.json").string(), "--", kTree, "--children", "0"});
+  INFO(automatic.err);
+  REQUIRE(automatic.exit_code == 0);
   auto t = kernels_by_short_name(read_checked_profile(folder / "two.json"));
   auto o = kernels_by_short_name(read_checked_profile(folder / "one.json"));
+  auto a = kernels_by_short_name(read_checked_profile(folder / "auto.json"));
   REQUIRE(o.size() == t.size());
+  REQUIRE(a.size() == t.size());
   CHECK(o.at("tree_step")["invocations"] == 40);
   CHECK(o.at("tree_step")["profiled_invocations"] == 5);
+  CHECK(a.at("tree_step")["profiled_invocations"] == 5);
   CHECK(o.at("tree_step")["measured_ms"].get<double>() > 0);
   for (const char* metric : {"smsp__inst_executed.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
                              "smsp__sass_thread_inst_executed_op_memory_pred_on.sum"}) {
     INFO(metric);
     CHECK(o.at("tree_step")["counters"][metric].get<double>() ==
           Approx(t.at("tree_step")["counters"][metric].get<double>()).epsilon(1e-6));
+    CHECK(a.at("tree_step")["counters"][metric].get<double>() ==
+          Approx(t.at("tree_step")["counters"][metric].get<double>()).epsilon(1e-6));
   }
   // The checkpoint's copies are the collector's, not the application's transfers: the same
   // copies as in two runs (their times differ from run to run).
   const auto one_profile = read_checked_profile(folder / "one.json");
   const auto two_profile = read_checked_profile(folder / "two.json");
+  const auto auto_profile = read_checked_profile(folder / "auto.json");
   auto copies = [](const nlohmann::json& profile) {
     std::map<std::string, std::pair<double, double>> by_kind;
     for (const auto& transfer : profile.value("transfers", nlohmann::json::array()))
@@ -97,18 +108,12 @@ TEST_CASE("--single-run times every launch and counts the first ones in one run,
   };
   CHECK(copies(one_profile) == copies(two_profile));
   CHECK(one_profile["collector"]["single_run"] == true);
-
-  // --one-process keeps the counters between launches: the same counts.
-  const auto kept = run_roofcast({"profile", "--single-run", "--one-process", "-o", (folder / "kept.json").string(),
-                                  "--", kTree, "--children", "0"});
-  INFO(kept.err);
-  REQUIRE(kept.exit_code == 0);
-  const auto kept_profile = read_checked_profile(folder / "kept.json");
-  auto k = kernels_by_short_name(kept_profile);
-  CHECK(k.at("tree_step")["profiled_invocations"] == 5);
-  CHECK(k.at("tree_step")["counters"]["smsp__inst_executed.sum"].get<double>() ==
-        Approx(o.at("tree_step")["counters"]["smsp__inst_executed.sum"].get<double>()).epsilon(1e-6));
-  CHECK(kept_profile["collector"]["one_process"] == true);
+  CHECK(one_profile["collector"]["runs"] == 1);
+  CHECK(two_profile["collector"]["runs"] == 2);
+  // tree_step's launches do the same work: whether they took the same time decides the runs.
+  const int runs = auto_profile["collector"]["runs"].get<int>();
+  CHECK((runs == 1 || runs == 2));
+  CHECK(automatic.err.find(runs == 1 ? "(one run " : "then a counter run") != std::string::npos);
   fs::remove_all(folder);
 }
 
@@ -162,10 +167,12 @@ TEST_CASE("a child killed by SIGKILL: the others' records are written, and the a
   fs::remove_all(folder);
 }
 
-TEST_CASE("an interrupted application: the timing run's records are written with a note, and 130 returned") {
+TEST_CASE("an interrupted application: what was recorded is written with a note, and 130 returned") {
   const fs::path folder = fresh("interrupt");
   const std::string out = (folder / "tree.json").string();
-  const auto result = run_roofcast({"profile", "-o", out, "--", kTree, "--children", "0", "--interrupt"});
+  // Two runs: the timing run's records, no counter run.
+  const auto result =
+      run_roofcast({"profile", "--runs", "two", "-o", out, "--", kTree, "--children", "0", "--interrupt"});
   INFO(result.err);
   CHECK(result.exit_code == 130);
   CHECK(result.err.find("no counter run") != std::string::npos);
@@ -173,5 +180,15 @@ TEST_CASE("an interrupted application: the timing run's records are written with
   const auto times = roofcast::parse_measured_times(text, out);
   CHECK(times.kernels.size() == 2);
   CHECK(nlohmann::json::parse(text)["notes"].size() == 1);
+  // The default's first run times and counts: a kernel profile of the launches before the signal.
+  const std::string profiled = (folder / "profiled.json").string();
+  const auto first = run_roofcast({"profile", "-o", profiled, "--", kTree, "--children", "0", "--interrupt"});
+  INFO(first.err);
+  CHECK(first.exit_code == 130);
+  const auto profile = read_checked_profile(profiled);
+  CHECK(profile["collector"]["runs"] == 1);
+  CHECK(kernels_by_short_name(profile).at("tree_step")["invocations"] == 40);
+  REQUIRE(profile["notes"].size() == 1);
+  CHECK(profile["notes"][0].get<std::string>().find("was ended by signal 2") != std::string::npos);
   fs::remove_all(folder);
 }

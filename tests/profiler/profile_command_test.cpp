@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/measured_json.hpp"
 #include "roofcast/formats/profile_json.hpp"
@@ -21,21 +23,45 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Writes one process' records as the collector would: a launch of axpy (timing run: its time;
-// counter run: every metric asked for, 1000), then exits with its first argument (default 0).
+// Writes one process' records as the collector would: a launch of axpy, then $2 launches of grow
+// (default 0), each taking longer than the one before, then exits with $1 (default 0). The timing
+// records hold every launch's time, the counter records every metric asked for (axpy 1000, the
+// i-th grow i); a single run ("single") writes both, counters for the first
+// ROOFCAST_PROFILE_SAMPLE launches of each kernel only. A counter run counts every launch (the
+// real collector follows the sample plan).
 const char* const kStandIn = R"sh(#!/bin/sh
-f="$ROOFCAST_PROFILE_OUTPUT_DIR/roofcast-$ROOFCAST_PROFILE_MODE-$$.jsonl"
-echo '{"type":"process","pid":'$$',"start_ns":1,"mode":"'"$ROOFCAST_PROFILE_MODE"'"}' > "$f"
-echo '{"type":"device","index":0,"name":"NVIDIA H100 80GB HBM3","chip":"GH100"}' >> "$f"
-launch='"type":"launch","index":0,"name":"_Z4axpyPf","demangled":"axpy(float*)","grid":[64,1,1],"block":[256,1,1]'
-if [ "$ROOFCAST_PROFILE_MODE" = timing ]; then
-  echo "{$launch,\"duration_ns\":2000000,\"registers\":32}" >> "$f"
-else
-  metrics=$(echo "$ROOFCAST_PROFILE_METRICS" | sed 's/[^,][^,]*/"&":1000/g')
+dir="$ROOFCAST_PROFILE_OUTPUT_DIR"
+grows="${2:-0}"
+begin() {
+  echo '{"type":"process","pid":'$$',"start_ns":1,"mode":"'"$1"'"}' > "$f"
+  echo '{"type":"device","index":0,"name":"NVIDIA H100 80GB HBM3","chip":"GH100"}' >> "$f"
+}
+launch() {  # index name mangled grid
+  echo '"type":"launch","index":'$1',"name":"'$3'","demangled":"'$2'(float*)","grid":['$4',1,1],"block":[256,1,1]'
+}
+timing() {
+  f="$dir/roofcast-timing-$$.jsonl"; begin timing
+  echo "{$(launch 0 axpy _Z4axpyPf 64),\"duration_ns\":2000000,\"registers\":32}" >> "$f"
+  i=1; while [ $i -le $grows ]; do
+    echo "{$(launch $i grow _Z4growPf 8),\"duration_ns\":$((i * 100000)),\"registers\":32}" >> "$f"; i=$((i + 1))
+  done
+  echo '{"type":"end","launches":'$((grows + 1))'}' >> "$f"
+}
+counters() {  # $1: the grow launches to count
+  f="$dir/roofcast-counters-$$.jsonl"; begin counters
   echo '{"type":"config","passes":3}' >> "$f"
-  echo "{$launch,\"metrics\":{$metrics}}" >> "$f"
-fi
-echo '{"type":"end","launches":1}' >> "$f"
+  echo "{$(launch 0 axpy _Z4axpyPf 64),\"metrics\":{$(echo "$ROOFCAST_PROFILE_METRICS" | sed 's/[^,][^,]*/"&":1000/g')}}" >> "$f"
+  i=1; while [ $i -le $1 ]; do
+    echo "{$(launch $i grow _Z4growPf 8),\"metrics\":{$(echo "$ROOFCAST_PROFILE_METRICS" | sed 's/[^,][^,]*/"&":'$i'/g')}}" >> "$f"
+    i=$((i + 1))
+  done
+  echo '{"type":"end","launches":'$(($1 + 1))'}' >> "$f"
+}
+case "$ROOFCAST_PROFILE_MODE" in
+  timing) timing ;;
+  counters) counters "$grows" ;;
+  single) timing; counters $((grows < ${ROOFCAST_PROFILE_SAMPLE:-$grows} ? grows : ${ROOFCAST_PROFILE_SAMPLE:-$grows})) ;;
+esac
 exit "${1:-0}"
 )sh";
 
@@ -65,14 +91,59 @@ TEST_CASE("roofcast profile writes the kernel profile of the records the applica
     return;
   }
   REQUIRE(result.exit_code == 0);
-  CHECK(result.err.find("roofcast profile: 1 kernels, 1 launches (1 profiled, at most 5 per kernel and launch shape) on "
-                        "NVIDIA H100 80GB HBM3 -> " + out) == 0);
+  CHECK(result.err.find("roofcast profile: 1 kernels, 1 launches (1 profiled, at most 5 per kernel and launch shape, "
+                        "the first ones) on NVIDIA H100 80GB HBM3 -> " + out + " (one run") == 0);
   const auto profile = roofcast::parse_kernel_profile(roofcast::read_text_file(out), out);
   CHECK(profile.reference_device == "NVIDIA H100 80GB HBM3");
   REQUIRE(profile.kernels.size() == 1);
   CHECK(profile.kernels[0].name == "axpy(float*)");
   CHECK(*profile.kernels[0].measured_ms == Approx(2.0));
   CHECK(std::get<roofcast::KernelCounters>(profile.kernels[0].description).thesis.flop_count_sp_fma == 1000);
+
+  // --runs two: a timing run, then a counter run.
+  const auto two = run_roofcast({"profile", "--runs", "two", "--metrics", "thesis", "-o", out, "--", app});
+  INFO(two.err);
+  REQUIRE(two.exit_code == 0);
+  CHECK(two.err.find("(timing run ") != std::string::npos);
+  CHECK(nlohmann::json::parse(roofcast::read_text_file(out))["collector"]["runs"] == 2);
+}
+
+TEST_CASE("roofcast profile runs the application once more only for kernels whose launches differ in time") {
+  const fs::path folder = roofcast::testing::temporary_folder();
+  const std::string app = stand_in_app(folder);
+  const std::string out = (folder / "app.json").string();
+  if (!collector_built()) return;  // the first test case checks the message
+  // grow's 8 launches take 0.1 to 0.8 ms: its first 5 do not stand for the rest.
+  const auto result = run_roofcast({"profile", "--metrics", "thesis", "-o", out, "--", app, "0", "8"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.err.find("then a counter run") != std::string::npos);
+  CHECK(result.err.find("for 1 launch shape(s) whose launches differ in time") != std::string::npos);
+  const auto json = nlohmann::json::parse(roofcast::read_text_file(out));
+  CHECK(json["collector"]["runs"] == 2);
+  CHECK(json["collector"]["spread_shapes"] == 1);
+  const auto profile = roofcast::parse_kernel_profile(roofcast::read_text_file(out), out);
+  REQUIRE(profile.kernels.size() == 2);
+  for (const auto& kernel : profile.kernels) {
+    INFO(kernel.name);
+    const double fma = std::get<roofcast::KernelCounters>(kernel.description).thesis.flop_count_sp_fma;
+    // axpy's counters from the first run; grow's from the counter run, which counted all 8
+    // launches here (1 + 2 + ... + 8).
+    CHECK(fma == (kernel.name == "axpy(float*)" ? 1000 : 36));
+  }
+
+  // --single-run stays with the first 5 (1 + ... + 5, scaled to 8 launches by time).
+  const auto one = run_roofcast({"profile", "--single-run", "--metrics", "thesis", "-o", out, "--", app, "0", "8"});
+  INFO(one.err);
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.err.find("(one run ") != std::string::npos);
+  CHECK(nlohmann::json::parse(roofcast::read_text_file(out))["collector"]["runs"] == 1);
+
+  // Launches alike in time need no second run.
+  const auto alike = run_roofcast({"profile", "--metrics", "thesis", "-o", out, "--", app, "0", "1"});
+  INFO(alike.err);
+  REQUIRE(alike.exit_code == 0);
+  CHECK(alike.err.find("(one run ") != std::string::npos);
 }
 
 TEST_CASE("roofcast profile passes the application's exit code on; --timing-only writes measured times") {

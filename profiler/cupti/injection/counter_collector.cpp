@@ -17,9 +17,8 @@
 
 namespace roofcast::profiler {
 
-CounterCollector::CounterCollector(RecordWriter& writer, std::vector<std::string> metrics, bool share,
-                                   CacheControl cache_control)
-    : writer_(writer), metrics_(std::move(metrics)), share_(share), cache_control_(cache_control) {
+CounterCollector::CounterCollector(RecordWriter& writer, std::vector<std::string> metrics, CacheControl cache_control)
+    : writer_(writer), metrics_(std::move(metrics)), cache_control_(cache_control) {
   for (const auto& metric : metrics_) metric_pointers_.push_back(metric.c_str());
   // Kept as a switch for diagnosis: whether SetConfig is repeated after each counter-data reset.
   if (const char* value = std::getenv("ROOFCAST_PROFILE_RECONFIGURE"); value && std::strcmp(value, "0") == 0)
@@ -121,6 +120,17 @@ void CounterCollector::disable(CUcontext context) {
   cuptiRangeProfilerDisable(&params);
   contexts_.erase(found);
   if (active_ == context) active_ = nullptr;
+}
+
+void CounterCollector::give_back() {
+  while (!contexts_.empty()) {
+    const CUcontext context = contexts_.begin()->first;
+    // From the collector's watcher thread, which has no current context.
+    const bool pushed = cuCtxPushCurrent(context) == CUDA_SUCCESS;
+    disable(context);
+    CUcontext popped = nullptr;
+    if (pushed) cuCtxPopCurrent(&popped);
+  }
 }
 
 void CounterCollector::release(CUcontext context) {
@@ -233,7 +243,7 @@ void CounterCollector::collect(CUcontext context, int device, const KernelRelaun
     tools.flush->run(relaunch.stream());
     lap("l2_flush");
   }
-  record(profiler, context, index, launch, &cost_ns);
+  record(profiler, index, launch, &cost_ns);
 }
 
 void CounterCollector::end(CUcontext context, uint64_t index, const LaunchInfo& launch) {
@@ -243,10 +253,10 @@ void CounterCollector::end(CUcontext context, uint64_t index, const LaunchInfo& 
   CUpti_RangeProfiler_Stop_Params stop{CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = profiler.object;
   check_cupti(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
-  record(profiler, context, index, launch);
+  record(profiler, index, launch);
 }
 
-void CounterCollector::record(ContextProfiler& profiler, CUcontext context, uint64_t index, const LaunchInfo& launch,
+void CounterCollector::record(ContextProfiler& profiler, uint64_t index, const LaunchInfo& launch,
                               std::map<std::string, double>* cost_ns) {
   const auto decode_start = std::chrono::steady_clock::now();
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
@@ -276,9 +286,6 @@ void CounterCollector::record(ContextProfiler& profiler, CUcontext context, uint
     line[collector_record::kCostNsKey] = *cost_ns;
   }
   writer_.write(line);
-  // Give the counters back between launches where other processes of the application
-  // (children, MPI ranks) take their turns; see the lock in injection.cpp.
-  if (share_) disable(context);
 }
 
 }  // namespace roofcast::profiler

@@ -32,8 +32,7 @@ enum class CacheControl {
 // launch is its own range.
 class CounterCollector {
  public:
-  // `share`: release the GPU's counters after every launch (several processes profile in turns).
-  CounterCollector(RecordWriter& writer, std::vector<std::string> metrics, bool share, CacheControl cache_control);
+  CounterCollector(RecordWriter& writer, std::vector<std::string> metrics, CacheControl cache_control);
   ~CounterCollector();
 
   CacheControl cache_control() const { return cache_control_; }
@@ -49,6 +48,9 @@ class CounterCollector {
   void begin(CUcontext context, int device);
   void end(CUcontext context, uint64_t index, const LaunchInfo& launch);
   void release(CUcontext context);  // context is being destroyed
+  // Closes every Range Profiler session, so that another process can take the GPU's counters
+  // (counter_turns.hpp); the next launch opens them again.
+  void give_back();
 
  private:
   struct DeviceConfig {
@@ -75,7 +77,7 @@ class CounterCollector {
   ContextProfiler& prepare(CUcontext context, int device);  // enabled, counter data reset
   void start(CUcontext context, int device);
   // `cost_ns`: where the launch's time went (CacheControl::all), written with its record.
-  void record(ContextProfiler& profiler, CUcontext context, uint64_t index, const LaunchInfo& launch,
+  void record(ContextProfiler& profiler, uint64_t index, const LaunchInfo& launch,
               std::map<std::string, double>* cost_ns = nullptr);
   ReplayTools& replay_tools(CUcontext context, int device);
   void disable(CUcontext context);
@@ -87,7 +89,6 @@ class CounterCollector {
   bool flush_between_passes_ = true;
   bool flush_before_application_ = false;
   bool profiler_initialized_ = false;
-  bool share_ = false;
   CacheControl cache_control_ = CacheControl::all;
   std::map<CUcontext, ReplayTools> replay_tools_;
   std::map<int, DeviceConfig> devices_;

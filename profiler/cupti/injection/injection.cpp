@@ -6,8 +6,6 @@
 #include <cuda.h>
 #include <cupti.h>
 #include <cupti_target.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -23,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "counter_collector.hpp"
+#include "counter_turns.hpp"
 #include "cupti_status.hpp"
 #include "device_checkpoint.hpp"
 #include "driver_status.hpp"
@@ -54,9 +53,7 @@ struct Injection {
   std::mutex range_mutex;     // one profiled launch at a time (held from launch entry to exit)
   std::map<CUcontext, int> device_of_context;
   std::string folder;
-  int lock_fd = -1;           // counters.lock in the records folder, opened by this pid
-  int lock_pid = 0;
-  bool share_counters = false;
+  std::unique_ptr<CounterTurns> turns;  // where processes of the application share the counters
   uint64_t recorded = 0;
   bool ended = false;
   bool graph_warned = false;
@@ -83,19 +80,18 @@ struct PendingLaunch {
   bool profiling;
 };
 
-// The GPU's counters serve one profiling session at a time, machine-wide: processes of one
-// application take turns, one launch at a time, through a lock file in the records folder.
-void lock_counters() {
-  if (!g->share_counters) return;
-  if (g->lock_pid != getpid()) {  // a forked child shares the parent's open file: open its own
-    g->lock_pid = getpid();
-    g->lock_fd = open((g->folder + "/counters.lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-  }
-  if (g->lock_fd >= 0) flock(g->lock_fd, LOCK_EX);
+// Before a profiled launch, with range_mutex held: where processes of the application share the
+// GPU's counters, wait for this one's turn (counter_turns.hpp).
+void take_counters() {
+  if (g->turns) g->turns->take();
 }
 
-void unlock_counters() {
-  if (g->lock_fd >= 0 && g->lock_pid == getpid()) flock(g->lock_fd, LOCK_UN);
+// The watcher's answer to another process asking for the counters: after the launch in progress.
+void give_counters_back() {
+  std::lock_guard range(g->range_mutex);
+  if (!g->turns->held()) return;
+  g->counters->give_back();
+  g->turns->let_go();
 }
 
 const char* env(const char* name) {
@@ -145,7 +141,7 @@ void on_context_created(CUcontext context) {
 void collect_at_entry(CUpti_CallbackId cbid, const CUpti_CallbackData* data, uint64_t index, const LaunchInfo& launch) {
   std::lock_guard range(g->range_mutex);
   if (g->counters_failed) return;
-  lock_counters();
+  take_counters();
   t_replaying = true;
   try {
     if (g->timing) g->timing->pause();  // the single run: the replays are not the application's
@@ -173,7 +169,6 @@ void collect_at_entry(CUpti_CallbackId cbid, const CUpti_CallbackData* data, uin
                              index, launch.demangled, error.what()));
   }
   t_replaying = false;
-  unlock_counters();
 }
 
 void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
@@ -207,7 +202,7 @@ void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
   *data->correlationData = reinterpret_cast<uint64_t>(pending);
   g->range_mutex.lock();
   if (g->counters_failed) return;
-  lock_counters();
+  take_counters();
   try {
     g->counters->begin(data->context, pending->launch.device);
     pending->profiling = true;
@@ -287,7 +282,7 @@ void walk_graph(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
                        fmt::format("a CUDA graph launch with {}: its kernels get no counters", error.what())}});
     return;
   }
-  lock_counters();
+  take_counters();
   t_replaying = true;
   bool saved = false;
   try {
@@ -340,7 +335,6 @@ void walk_graph(CUpti_CallbackId cbid, const CUpti_CallbackData* data) {
     }
   }
   t_replaying = false;
-  unlock_counters();
 }
 
 void on_launch_exit(const CUpti_CallbackData* data) {
@@ -356,7 +350,6 @@ void on_launch_exit(const CUpti_CallbackData* data) {
       report_error(error.what());
     }
   }
-  unlock_counters();  // harmless where this launch never took the lock
   g->range_mutex.unlock();
 }
 
@@ -390,8 +383,8 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
         g->graph_warned = true;
         g->writer->write({{collector_record::kType, collector_record::kWarning},
                           {collector_record::kMessageKey,
-                           "the kernels of CUDA graph launches get no counters in a single run (--single-run): "
-                           "profile without it for them"}});
+                           "the kernels of CUDA graph launches get no counters in the run that times them: "
+                           "--runs auto (the default) and --runs two count them in a counter run"}});
       }
     } else if (g->counters && !g->timing) {
       walk_graph(cbid, data);
@@ -497,15 +490,14 @@ int initialize() {
     if (g->mode == "counters" || single_run) {
       std::vector<std::string> metrics = split_metrics(env(protocol::kMetricsVariable));
       if (metrics.empty()) throw std::runtime_error(fmt::format("{} is empty", protocol::kMetricsVariable));
-      const char* share = env(protocol::kShareCountersVariable);
-      g->share_counters = share && std::strcmp(share, "1") == 0;
       const char* cache = env(protocol::kCacheControlVariable);
       const CacheControl cache_control =
           cache && std::strcmp(cache, "none") == 0 ? CacheControl::none : CacheControl::all;
       if (single_run && cache_control != CacheControl::all)
         throw std::runtime_error("a single run (--single-run) needs --cache-control all");
-      g->counters =
-          std::make_unique<CounterCollector>(*g->writer, std::move(metrics), g->share_counters, cache_control);
+      g->counters = std::make_unique<CounterCollector>(*g->writer, std::move(metrics), cache_control);
+      if (const char* share = env(protocol::kShareCountersVariable); share && std::strcmp(share, "1") == 0)
+        g->turns = std::make_unique<CounterTurns>(g->folder, give_counters_back);
       g->counters->flush_before_application(single_run);
       if (const char* sample = env(protocol::kSampleVariable)) {
         const char* plan_path = env(protocol::kSamplePlanVariable);

@@ -8,14 +8,15 @@
 namespace roofcast::profiler::protocol {
 
 inline constexpr const char* kInjectionPathVariable = "CUDA_INJECTION64_PATH";
-inline constexpr const char* kModeVariable = "ROOFCAST_PROFILE_MODE";           // timing | counters
+inline constexpr const char* kModeVariable = "ROOFCAST_PROFILE_MODE";  // timing | counters | single
 inline constexpr const char* kOutputDirVariable = "ROOFCAST_PROFILE_OUTPUT_DIR";
 inline constexpr const char* kMetricsVariable = "ROOFCAST_PROFILE_METRICS";     // comma-separated
 inline constexpr const char* kKernelRegexVariable = "ROOFCAST_PROFILE_KERNEL_REGEX";
 inline constexpr const char* kSkipVariable = "ROOFCAST_PROFILE_LAUNCH_SKIP";
 inline constexpr const char* kCountVariable = "ROOFCAST_PROFILE_LAUNCH_COUNT";
 inline constexpr const char* kDeviceVariable = "ROOFCAST_PROFILE_DEVICE";
-// "1": several processes launch kernels; they take the counters in turns, one launch at a time.
+// "1": processes of the application pass the GPU's counters on request (counter_turns.hpp);
+// otherwise each process takes them for itself.
 inline constexpr const char* kShareCountersVariable = "ROOFCAST_PROFILE_SHARE_COUNTERS";
 // "all" (default): the collector replays each launch itself, emptying the L2 before every
 // pass; "none": CUPTI's kernel replay, caches as the memory restore leaves them.

@@ -10,6 +10,16 @@
 
 namespace roofcast::profiler {
 
+// How many runs of the application `roofcast profile` makes (docs/profiler.md, "Runs").
+enum class RunCount {
+  // One run that times every launch and profiles the first `sample` launches of each shape; then
+  // a counter run, spread over the launches, only for the shapes whose launches differ in time
+  // or got no counters there (spread_plan.hpp).
+  automatic,
+  one,  // --runs one (--single-run): the first run only
+  two,  // --runs two: a timing run, then a counter run spread over every shape
+};
+
 // `roofcast profile`: runs an unmodified application under the CUPTI collector (the injection
 // library, loaded through CUDA_INJECTION64_PATH) and builds its kernel profile. Plain C++:
 // everything that needs CUPTI lives in the injection library and in roofcast-cupti, found beside
@@ -29,12 +39,9 @@ struct ProfileRequest {
   std::string records_dir;           // where the collector's records stay; empty: a temporary folder
   uint64_t sample = 5;               // counters for at most this many launches per shape; 0: all
   bool show_progress = false;        // a status line on stderr while the application runs
-  // One run instead of two: every launch timed and the first `sample` launches of each shape
-  // profiled in the same run (docs/profiler.md, "One run"). Needs cache_control "all".
-  bool single_run = false;
-  // With single_run: the application runs one CUDA process, which keeps the GPU's counters
-  // between its profiled launches instead of giving them back after each for other processes.
-  bool one_process = false;
+  // automatic and one time and profile in the same run, which needs cache_control "all";
+  // with "none" automatic makes two runs.
+  RunCount runs = RunCount::automatic;
 };
 
 // One file of the result, in the order the processes that go into it first launched.
@@ -54,8 +61,8 @@ struct ProfileResult {
 // what was left out and why.
 using ProfileMessage = std::function<void(const std::string&)>;
 
-// Runs the application (twice: timing, then counters, unless timing_only, single_run or the
-// timing run was interrupted) and builds the profiles of its processes. Throws InputError where the collector
+// Runs the application (once or twice, as `runs` says; once for timing_only) and builds the
+// profiles of its processes. Throws InputError where the collector
 // was not built, the output cannot be replaced, the application cannot be started, or the
 // collector's records are malformed.
 ProfileResult profile_application(const ProfileRequest& request, const ProfileMessage& message);

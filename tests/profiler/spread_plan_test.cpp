@@ -1,0 +1,66 @@
+// --runs auto: which shapes the first run's first N launches stand for, and which need a
+// counter run spread over their launches.
+#include <catch2/catch.hpp>
+
+#include "roofcast/profiler/spread_plan.hpp"
+
+using namespace roofcast::profiler;
+using roofcast::LaunchRecord;
+
+namespace {
+
+LaunchRecord launch(const char* name, unsigned grid, double duration_ns, bool profiled, int process = 0) {
+  LaunchRecord l;
+  l.process = process;
+  l.name = name;
+  l.grid = {grid, 1, 1};
+  l.block = {256, 1, 1};
+  l.duration_ns = duration_ns;
+  if (profiled) l.metrics["smsp__inst_executed.sum"] = 1000;
+  return l;
+}
+
+SampleShape shape(const char* name, unsigned grid) { return {name, {grid, 1, 1}, {256, 1, 1}}; }
+
+}  // namespace
+
+TEST_CASE("launches are alike when their 10th to 90th percentile times lie within 2 % of the median") {
+  CHECK(alike_in_time({}));
+  CHECK(alike_in_time({5000}));
+  CHECK(alike_in_time({100000, 101000, 99500, 100500, 100000}));
+  CHECK_FALSE(alike_in_time({100000, 110000, 120000, 130000, 140000}));
+  // One slow launch in twenty is beyond the 90th percentile.
+  std::vector<double> one_outlier(19, 100000);
+  one_outlier.push_back(300000);
+  CHECK(alike_in_time(one_outlier));
+  // Short launches: 200 ns of timestamp jitter is allowed whatever the median.
+  CHECK(alike_in_time({3000, 3150, 2900, 3100}));
+  CHECK_FALSE(alike_in_time({3000, 3500, 2500, 3600}));
+}
+
+TEST_CASE("a counter run spreads the shapes whose unprofiled launches differ in time, or that have no counters") {
+  std::vector<LaunchRecord> launches;
+  // "steady": 2 profiled, 6 alike; "bfs": 2 profiled, the rest grow; "all": every launch profiled.
+  for (int i = 0; i < 8; ++i) launches.push_back(launch("steady", 10, 50000 + 100 * (i % 2), i < 2));
+  for (int i = 0; i < 8; ++i) launches.push_back(launch("bfs", 10, 20000.0 * (i + 1), i < 2));
+  for (int i = 0; i < 3; ++i) launches.push_back(launch("all", 10, 1000.0 * (i + 1), true));
+  // A graph's kernel: timed, never profiled.
+  launches.push_back(launch("graph_node", 4, 9000, false));
+  launches.push_back(launch("graph_node", 4, 9000, false));
+  // The same kernel with another grid is another shape, whose launches differ.
+  launches.push_back(launch("steady", 20, 90000, true));
+  launches.push_back(launch("steady", 20, 190000, false));
+  launches.push_back(launch("steady", 20, 290000, false));
+
+  const auto spread = shapes_to_spread(launches);
+  CHECK(spread == std::set<SampleShape>{shape("bfs", 10), shape("graph_node", 4), shape("steady", 20)});
+}
+
+TEST_CASE("each process' launches of a shape are judged apart, and an untimed launch asks for a spread") {
+  std::vector<LaunchRecord> launches;
+  for (int i = 0; i < 6; ++i) launches.push_back(launch("k", 10, 50000, i < 2, 0));
+  for (int i = 0; i < 6; ++i) launches.push_back(launch("k", 10, 80000, i < 2, 1));  // slower, alike within
+  CHECK(shapes_to_spread(launches).empty());
+  launches.back().duration_ns.reset();
+  CHECK(shapes_to_spread(launches) == std::set<SampleShape>{shape("k", 10)});
+}
