@@ -28,23 +28,29 @@ bool is_sampled(uint64_t occurrence, uint64_t total, uint64_t sample) {
 
 uint64_t sampled_count(uint64_t total, uint64_t sample) { return sample == 0 || total <= sample ? total : sample; }
 
-void SamplePlan::add(const SampleShape& shape, uint64_t launches) {
-  uint64_t& known = launches_[shape];
-  if (launches > known) known = launches;
+void SamplePlan::add(const SampleShape& shape, uint64_t launches, uint64_t already_profiled) {
+  Counts& known = shapes_[shape];
+  if (launches > known.launches) known.launches = launches;
+  if (already_profiled > known.already_profiled) known.already_profiled = already_profiled;
 }
 
 std::optional<uint64_t> SamplePlan::launches(const SampleShape& shape) const {
-  const auto found = launches_.find(shape);
-  if (found == launches_.end()) return std::nullopt;
-  return found->second;
+  const auto found = shapes_.find(shape);
+  if (found == shapes_.end()) return std::nullopt;
+  return found->second.launches;
+}
+
+uint64_t SamplePlan::already_profiled(const SampleShape& shape) const {
+  const auto found = shapes_.find(shape);
+  return found == shapes_.end() ? 0 : found->second.already_profiled;
 }
 
 bool SamplePlan::write(const std::string& path) const {
   std::ofstream out(path);
-  for (const auto& [shape, launches] : launches_) {
+  for (const auto& [shape, counts] : shapes_) {
     const auto& [name, grid, block] = shape;
-    out << launches << ' ' << grid[0] << ' ' << grid[1] << ' ' << grid[2] << ' ' << block[0] << ' ' << block[1] << ' '
-        << block[2] << ' ' << name << '\n';
+    out << counts.launches << ' ' << counts.already_profiled << ' ' << grid[0] << ' ' << grid[1] << ' ' << grid[2]
+        << ' ' << block[0] << ' ' << block[1] << ' ' << block[2] << ' ' << name << '\n';
   }
   out.flush();
   return static_cast<bool>(out);
@@ -56,14 +62,15 @@ std::optional<SamplePlan> SamplePlan::read(const std::string& path) {
   SamplePlan plan;
   for (std::string line; std::getline(in, line);) {
     std::istringstream fields(line);
-    uint64_t launches = 0;
+    uint64_t launches = 0, already_profiled = 0;
     std::array<unsigned, 3> grid{}, block{};
     std::string name;
-    if (!(fields >> launches >> grid[0] >> grid[1] >> grid[2] >> block[0] >> block[1] >> block[2])) return std::nullopt;
+    if (!(fields >> launches >> already_profiled >> grid[0] >> grid[1] >> grid[2] >> block[0] >> block[1] >> block[2]))
+      return std::nullopt;
     fields.get();  // the one space before the name
     std::getline(fields, name);
     if (name.empty()) return std::nullopt;
-    plan.add({name, grid, block}, launches);
+    plan.add({name, grid, block}, launches, already_profiled);
   }
   return plan;
 }
@@ -72,6 +79,7 @@ bool LaunchSampler::take(const SampleShape& shape) {
   const uint64_t occurrence = seen_[shape]++;
   const std::optional<uint64_t> total = plan_.launches(shape);
   if (!total) return sample_ == 0 || occurrence < sample_;
+  if (occurrence < plan_.already_profiled(shape)) return false;  // the first run's counters serve
   return is_sampled(occurrence, *total, sample_);
 }
 

@@ -146,22 +146,41 @@ std::string recorded_variables(const std::string& output) {
   return joined;
 }
 
-// The sample plan: each shape's launches per process in the timing run, so that the counter run
-// can spread its picks over them; where `only` is given, the other shapes are not profiled.
-// Returns the launches the counter run will profile.
-uint64_t plan_sample(const RunRecords& timing, uint64_t sample, const std::set<SampleShape>* only,
-                     const std::string& folder, std::map<std::string, std::string>& env) {
-  uint64_t planned = 0;
-  std::map<std::tuple<int, SampleShape>, uint64_t> counts;
-  for (const auto& launch : timing.launches) ++counts[{launch.process, SampleShape{launch.name, launch.grid, launch.block}}];
+using ProcessShape = std::tuple<int, SampleShape>;
+
+SampleShape sample_shape(const LaunchRecord& launch) { return {launch.name, launch.grid, launch.block}; }
+
+// What the counter run after a timing run profiles: each shape's launches per process in the
+// timing run, so that its picks spread over them. Where `only` is given, the other shapes are
+// not profiled, and the picks among a shape's first `already_profiled` launches are not
+// profiled again.
+struct CounterRunPlan {
+  const std::set<SampleShape>* only = nullptr;
+  std::map<SampleShape, uint64_t> already_profiled;
+};
+
+// Writes the plan and points the counter run at it; returns the launches it will profile.
+uint64_t plan_sample(const RunRecords& timing, uint64_t sample, const CounterRunPlan& what, const std::string& folder,
+                     std::map<std::string, std::string>& env) {
+  std::map<ProcessShape, uint64_t> counts;
+  for (const auto& launch : timing.launches) ++counts[{launch.process, sample_shape(launch)}];
   SamplePlan plan;
   for (const auto& [key, count] : counts) {
-    const bool wanted = only == nullptr || only->contains(std::get<1>(key));
-    plan.add(std::get<1>(key), wanted ? count : 0);  // a shape planned with no launches is never sampled
-    if (wanted) planned += sampled_count(count, sample);
+    const SampleShape& shape = std::get<1>(key);
+    const bool wanted = what.only == nullptr || what.only->contains(shape);
+    const auto already = what.already_profiled.find(shape);
+    // A shape planned with no launches is never sampled.
+    plan.add(shape, wanted ? count : 0, already == what.already_profiled.end() ? 0 : already->second);
   }
   // "Every launch" of the planned shapes only: a sample as large as any count.
-  if (sample == 0 && only != nullptr) sample = std::numeric_limits<uint64_t>::max();
+  if (sample == 0 && what.only != nullptr) sample = std::numeric_limits<uint64_t>::max();
+  uint64_t planned = 0;
+  for (const auto& [key, count] : counts) {
+    const SampleShape& shape = std::get<1>(key);
+    const uint64_t total = *plan.launches(shape);
+    for (uint64_t occurrence = plan.already_profiled(shape); occurrence < std::min(count, total); ++occurrence)
+      planned += is_sampled(occurrence, total, sample);
+  }
   if (sample > 0) {
     const std::string plan_path = (fs::path(folder) / "sample-plan.txt").string();
     if (!plan.write(plan_path)) throw InputError(fmt::format("profile: cannot write {}", printable(plan_path)));
@@ -224,8 +243,7 @@ FirstRun time_and_count(const Session& session, const fs::path& folder) {
   return run;
 }
 
-// The counter run after a timing run: the shapes in `only` (all where null), spread over their
-// launches in `timing`.
+// The counter run after a timing run, spread over the launches in `timing`.
 struct CounterRun {
   AppExit exit;
   RunRecords records;
@@ -233,12 +251,12 @@ struct CounterRun {
   uint64_t planned = 0;  // launches it was to profile
 };
 
-CounterRun count_spread(const Session& session, const RunRecords& timing, const std::set<SampleShape>* only,
+CounterRun count_spread(const Session& session, const RunRecords& timing, const CounterRunPlan& what,
                         const fs::path& folder) {
   fs::create_directories(folder);
   auto env = counter_environment(session, folder, "counters");
   CounterRun run;
-  run.planned = plan_sample(timing, session.request.sample, only, folder.string(), env);
+  run.planned = plan_sample(timing, session.request.sample, what, folder.string(), env);
   run.exit = run_monitored(session.request, env, folder, "counters", run.planned);
   run.records = read_run_records(folder, "counters");
   run.usable = report(run.records, "counter", session.message);
@@ -265,6 +283,55 @@ void warn_on_exit_codes(const Session& session, const AppExit& timing, const App
 bool has_counters(const JoinedRuns& joined) {
   return std::any_of(joined.launches.begin(), joined.launches.end(),
                      [](const LaunchRecord& l) { return !l.metrics.empty(); });
+}
+
+// For each shape in `spread`: how many of its first launches in each process the first run
+// profiled (the most over the processes).
+std::map<SampleShape, uint64_t> first_profiled(const std::vector<LaunchRecord>& launches,
+                                               const std::set<SampleShape>& spread) {
+  std::map<ProcessShape, uint64_t> leading;
+  std::set<ProcessShape> ended;  // a launch without counters ends the leading run
+  for (const auto& launch : launches) {
+    const ProcessShape key{launch.process, sample_shape(launch)};
+    if (!spread.contains(std::get<1>(key)) || ended.contains(key)) continue;
+    if (launch.metrics.empty())
+      ended.insert(key);
+    else
+      ++leading[key];
+  }
+  std::map<SampleShape, uint64_t> by_shape;
+  for (const auto& [key, count] : leading) by_shape[std::get<1>(key)] = std::max(by_shape[std::get<1>(key)], count);
+  return by_shape;
+}
+
+// The spread shapes' launches keep counters at the sample's positions only: from the first run
+// where it profiled them already, from the counter run elsewhere. `joined` and `spread_joined`
+// hold every timed launch, in the same order. Returns the launches the counter run counted.
+size_t take_spread_counters(JoinedRuns& joined, const JoinedRuns& spread_joined, const CounterRunPlan& plan,
+                            uint64_t sample) {
+  std::map<SampleShape, uint64_t> totals;  // the plan's counts: the most over the processes
+  std::map<ProcessShape, uint64_t> occurrences;
+  for (const auto& launch : joined.launches) {
+    const SampleShape shape = sample_shape(launch);
+    totals[shape] = std::max(totals[shape], ++occurrences[{launch.process, shape}]);
+  }
+  occurrences.clear();
+  if (sample == 0) sample = std::numeric_limits<uint64_t>::max();
+  size_t counted = 0;
+  for (size_t i = 0; i < joined.launches.size(); ++i) {
+    LaunchRecord& launch = joined.launches[i];
+    const SampleShape shape = sample_shape(launch);
+    if (!plan.only->contains(shape)) continue;
+    const uint64_t occurrence = occurrences[{launch.process, shape}]++;
+    const auto already = plan.already_profiled.find(shape);
+    const bool from_first_run = already != plan.already_profiled.end() && occurrence < already->second;
+    if (!is_sampled(occurrence, totals[shape], sample))
+      launch.metrics.clear();
+    else if (!from_first_run)
+      launch.metrics = spread_joined.launches[i].metrics;
+    counted += !from_first_run && !launch.metrics.empty();
+  }
+  return counted;
 }
 
 // RunCount::automatic and one: the first run; for automatic, then a counter run for the shapes
@@ -294,7 +361,8 @@ ProfileResult profile_from_first_run(const Session& session, const fs::path& fol
                                            ? shapes_to_spread(joined.launches)
                                            : std::set<SampleShape>{};
   if (!spread.empty()) {
-    second = count_spread(session, first.timing, &spread, folder / "spread");
+    const CounterRunPlan plan{&spread, first_profiled(joined.launches, spread)};
+    second = count_spread(session, first.timing, plan, folder / "spread");
     warn_on_exit_codes(session, first.exit, second->exit);
     if (interrupted(second->exit)) result.application = second->exit;
     if (!second->usable) return result;
@@ -305,13 +373,7 @@ ProfileResult profile_from_first_run(const Session& session, const fs::path& fol
       session.message(fmt::format("warning: {} counted launch(es) have no timed counterpart (the two runs launched "
                                   "different kernels); they are left out",
                                   spread_joined.counters_only));
-    size_t profiled = 0;
-    for (size_t i = 0; i < joined.launches.size(); ++i) {  // both hold every timed launch, in order
-      LaunchRecord& launch = joined.launches[i];
-      if (!spread.contains(SampleShape{launch.name, launch.grid, launch.block})) continue;
-      launch.metrics = spread_joined.launches[i].metrics;
-      profiled += !launch.metrics.empty();
-    }
+    const size_t profiled = take_spread_counters(joined, spread_joined, plan, request.sample);
     if (const auto note = counter_run_note(*second, first.exit, profiled, second->planned, profiled >= second->planned))
       notes.push_back(*note);
   }
@@ -355,7 +417,7 @@ ProfileResult profile_in_two_runs(const Session& session, const fs::path& folder
   }
   if (!usable) return result;
 
-  const CounterRun counters = count_spread(session, timing, nullptr, folder / "counters");
+  const CounterRun counters = count_spread(session, timing, {}, folder / "counters");
   warn_on_exit_codes(session, timing_exit, counters.exit);
   if (interrupted(counters.exit)) result.application = counters.exit;
   usable = counters.usable;

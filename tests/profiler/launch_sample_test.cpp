@@ -62,6 +62,19 @@ TEST_CASE("the sample plan survives its file, and the sampler follows it per sha
   CHECK_FALSE(sampler.take(unknown));
   sampler.restart();
   CHECK(sampler.take(unknown));
+  // A shape whose first 3 launches a first run profiled: those are not taken again.
+  SamplePlan after_first_run;
+  after_first_run.add(step, 10, 3);
+  REQUIRE(after_first_run.write(path));
+  const auto reread = SamplePlan::read(path);
+  REQUIRE(reread);
+  CHECK(reread->already_profiled(step) == 3u);
+  CHECK(reread->already_profiled(other) == 0u);
+  LaunchSampler spreading(*reread, 5);
+  taken.clear();
+  for (int i = 0; i < 10; ++i)
+    if (spreading.take(step)) taken.push_back(i);
+  CHECK(taken == std::vector<int>{3, 5, 7, 9});  // 1 was the first run's
   roofcast::testing::write_lines(folder / "bad.txt", {"12 1 1"});
   CHECK_FALSE(SamplePlan::read((folder / "bad.txt").string()));
   CHECK_FALSE(SamplePlan::read((folder / "missing.txt").string()));

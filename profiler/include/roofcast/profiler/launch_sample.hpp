@@ -26,18 +26,26 @@ uint64_t sampled_count(uint64_t total, uint64_t sample);
 using SampleShape = std::tuple<std::string, std::array<unsigned, 3>, std::array<unsigned, 3>>;
 
 // How many times each shape launched in a process of the timing run (the most over the
-// application's processes), handed to the counter run as a small text file.
+// application's processes), handed to the counter run as a small text file; and, where a first
+// run profiled a shape's first launches in each process (--runs auto), how many, so that the
+// counter run does not profile those again.
 class SamplePlan {
  public:
-  void add(const SampleShape& shape, uint64_t launches);  // keeps the largest count per shape
+  // Keeps the largest counts per shape.
+  void add(const SampleShape& shape, uint64_t launches, uint64_t already_profiled = 0);
   std::optional<uint64_t> launches(const SampleShape& shape) const;
-  const std::map<SampleShape, uint64_t>& shapes() const { return launches_; }
-  // Lines "launches gx gy gz bx by bz mangled-name"; false when the file cannot be written/read.
+  uint64_t already_profiled(const SampleShape& shape) const;
+  // Lines "launches already-profiled gx gy gz bx by bz mangled-name"; false when the file cannot
+  // be written/read.
   bool write(const std::string& path) const;
   static std::optional<SamplePlan> read(const std::string& path);
 
  private:
-  std::map<SampleShape, uint64_t> launches_;
+  struct Counts {
+    uint64_t launches = 0;
+    uint64_t already_profiled = 0;
+  };
+  std::map<SampleShape, Counts> shapes_;
 };
 
 // The counter run's side: counts each shape's launches in this process and says which to
@@ -48,7 +56,6 @@ class LaunchSampler {
   LaunchSampler(SamplePlan plan, uint64_t sample) : plan_(std::move(plan)), sample_(sample) {}
   bool take(const SampleShape& shape);
   void restart() { seen_.clear(); }  // a forked child counts its own launches
-
 
  private:
   SamplePlan plan_;
