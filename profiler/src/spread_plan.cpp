@@ -11,6 +11,7 @@ namespace {
 
 constexpr double kRelativeTolerance = 0.02;
 constexpr double kAbsoluteToleranceNs = 200;
+constexpr double kMinShareOfKernelTime = 0.01;
 
 // The value at fraction q of the sorted values (nearest rank).
 double percentile(const std::vector<double>& sorted, double q) {
@@ -36,8 +37,14 @@ bool alike_in_time(std::vector<double> durations_ns) {
 
 std::set<SampleShape> shapes_to_spread(const std::vector<LaunchRecord>& launches) {
   std::map<std::tuple<int, SampleShape>, ShapeLaunches> by_shape;
+  std::map<SampleShape, double> shape_ns;
+  double all_ns = 0;
   for (const auto& launch : launches) {
-    ShapeLaunches& shape = by_shape[{launch.process, SampleShape{launch.name, launch.grid, launch.block}}];
+    const SampleShape key{launch.name, launch.grid, launch.block};
+    ShapeLaunches& shape = by_shape[{launch.process, key}];
+    const double ns = launch.duration_ns && std::isfinite(*launch.duration_ns) ? *launch.duration_ns : 0;
+    shape_ns[key] += ns;
+    all_ns += ns;
     if (!launch.metrics.empty()) {
       ++shape.profiled;
       continue;
@@ -47,9 +54,15 @@ std::set<SampleShape> shapes_to_spread(const std::vector<LaunchRecord>& launches
   }
   std::set<SampleShape> spread;
   for (const auto& [key, shape] : by_shape) {
+    const SampleShape& sample_shape = std::get<1>(key);
     if (shape.unprofiled == 0) continue;  // every launch has its own counters
+    if (shape.profiled == 0) {            // no counters at all otherwise
+      spread.insert(sample_shape);
+      continue;
+    }
+    if (shape_ns[sample_shape] < kMinShareOfKernelTime * all_ns) continue;
     const bool timed = shape.unprofiled_ns.size() == shape.unprofiled;
-    if (shape.profiled == 0 || !timed || !alike_in_time(shape.unprofiled_ns)) spread.insert(std::get<1>(key));
+    if (!timed || !alike_in_time(shape.unprofiled_ns)) spread.insert(sample_shape);
   }
   return spread;
 }

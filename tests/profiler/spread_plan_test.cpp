@@ -56,6 +56,16 @@ TEST_CASE("a counter run spreads the shapes whose unprofiled launches differ in 
   CHECK(spread == std::set<SampleShape>{shape("bfs", 10), shape("graph_node", 4), shape("steady", 20)});
 }
 
+TEST_CASE("launches that differ in time but take under 1 % of the kernel time need no counter run") {
+  std::vector<LaunchRecord> launches;
+  for (int i = 0; i < 8; ++i) launches.push_back(launch("big", 10, 1e6, i < 5));
+  for (int i = 0; i < 8; ++i) launches.push_back(launch("tiny", 1, 2000.0 + 500 * i, i < 5));  // 0.3 %
+  CHECK(shapes_to_spread(launches).empty());
+  for (auto& l : launches)
+    if (l.name == "tiny") *l.duration_ns *= 10;  // 3 %
+  CHECK(shapes_to_spread(launches) == std::set<SampleShape>{shape("tiny", 1)});
+}
+
 TEST_CASE("each process' launches of a shape are judged apart, and an untimed launch asks for a spread") {
   std::vector<LaunchRecord> launches;
   for (int i = 0; i < 6; ++i) launches.push_back(launch("k", 10, 50000, i < 2, 0));

@@ -503,6 +503,11 @@ int initialize() {
         const char* plan_path = env(protocol::kSamplePlanVariable);
         std::optional<SamplePlan> plan = plan_path ? SamplePlan::read(plan_path) : SamplePlan();
         if (!plan) throw std::runtime_error(fmt::format("cannot read the sample plan {}", plan_path));
+        if (env("ROOFCAST_PROFILE_DEBUG"))  // diagnosis: the sample plan this process follows
+          g->writer->write({{collector_record::kType, collector_record::kDebug},
+                            {"sample", std::strtoull(sample, nullptr, 10)},
+                            {"plan", plan_path ? plan_path : ""},
+                            {"plan_shapes", plan->size()}});
         g->sampler = std::make_unique<LaunchSampler>(std::move(*plan), std::strtoull(sample, nullptr, 10));
         g->sampler_pid = g->pid;
       }

@@ -35,6 +35,7 @@ class SamplePlan {
   void add(const SampleShape& shape, uint64_t launches, uint64_t already_profiled = 0);
   std::optional<uint64_t> launches(const SampleShape& shape) const;
   uint64_t already_profiled(const SampleShape& shape) const;
+  size_t size() const { return shapes_.size(); }
   // Lines "launches already-profiled gx gy gz bx by bz mangled-name"; false when the file cannot
   // be written/read.
   bool write(const std::string& path) const;
