@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where a `roofcast profile` run's time goes, from its records folder (--records-dir): the
-counter run's per-launch costs (cost_ns of each profiled launch: setup, checkpoint save and
+profiled launches' per-launch costs (cost_ns of each profiled launch: setup, checkpoint save and
 restores, L2 flushes, replay passes, decode) and the launches each run recorded.
 Usage: collector_costs.py RECORDS_DIR [SCALE_TXT]"""
 import json
@@ -9,7 +9,13 @@ import sys
 
 
 def records(folder, mode):
-    for path in sorted(pathlib.Path(folder, mode).glob(f"roofcast-{mode}-*.jsonl")):
+    # Two runs: timing/ and counters/; one run (--runs auto, one): both in the folder, and the
+    # counter run of --runs auto, where it made one, in spread/.
+    places = [pathlib.Path(folder, mode), pathlib.Path(folder)]
+    if mode == "counters":
+        places.append(pathlib.Path(folder, "spread"))
+    paths = [path for place in places for path in sorted(place.glob(f"roofcast-{mode}-*.jsonl"))]
+    for path in paths:
         for line in path.read_text(errors="replace").splitlines():
             try:
                 yield json.loads(line)
