@@ -23,7 +23,19 @@ struct ShapeLaunches {
   size_t profiled = 0;
   std::vector<double> unprofiled_ns;
   size_t unprofiled = 0;
+  std::map<std::string, std::pair<double, double>> instruction_range;  // of the profiled launches
 };
+
+// Instruction counters: a kernel whose launches do the same work counts the same instructions.
+bool is_instruction_metric(const std::string& metric) { return metric.find("inst_executed") != std::string::npos; }
+
+bool same_instructions(const ShapeLaunches& shape) {
+  for (const auto& [metric, range] : shape.instruction_range) {
+    const auto [low, high] = range;
+    if (high - low > kRelativeTolerance * high) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -47,6 +59,11 @@ std::set<SampleShape> shapes_to_spread(const std::vector<LaunchRecord>& launches
     all_ns += ns;
     if (!launch.metrics.empty()) {
       ++shape.profiled;
+      for (const auto& [metric, value] : launch.metrics) {
+        if (!is_instruction_metric(metric) || !std::isfinite(value)) continue;
+        auto [range, first] = shape.instruction_range.try_emplace(metric, value, value);
+        if (!first) range->second = {std::min(range->second.first, value), std::max(range->second.second, value)};
+      }
       continue;
     }
     ++shape.unprofiled;
@@ -62,7 +79,7 @@ std::set<SampleShape> shapes_to_spread(const std::vector<LaunchRecord>& launches
     }
     if (shape_ns[sample_shape] < kMinShareOfKernelTime * all_ns) continue;
     const bool timed = shape.unprofiled_ns.size() == shape.unprofiled;
-    if (!timed || !alike_in_time(shape.unprofiled_ns)) spread.insert(sample_shape);
+    if (!timed || !alike_in_time(shape.unprofiled_ns) || !same_instructions(shape)) spread.insert(sample_shape);
   }
   return spread;
 }

@@ -66,6 +66,19 @@ TEST_CASE("launches that differ in time but take under 1 % of the kernel time ne
   CHECK(shapes_to_spread(launches) == std::set<SampleShape>{shape("tiny", 1)});
 }
 
+TEST_CASE("first launches that count different instructions ask for a spread, even where times are alike") {
+  std::vector<LaunchRecord> launches;
+  for (int i = 0; i < 8; ++i) launches.push_back(launch("pass", 10, 50000, i < 5));
+  CHECK(shapes_to_spread(launches).empty());
+  // The third pass executes 3 % more warp instructions: not the same work.
+  launches[2].metrics["smsp__inst_executed.sum"] = 1030;
+  CHECK(shapes_to_spread(launches) == std::set<SampleShape>{shape("pass", 10)});
+  // 1 % more is alike; other counters (DRAM sectors move from run to run) are not compared.
+  launches[2].metrics["smsp__inst_executed.sum"] = 1010;
+  launches[2].metrics["dram__sectors_read.sum"] = 5;
+  CHECK(shapes_to_spread(launches).empty());
+}
+
 TEST_CASE("each process' launches of a shape are judged apart, and an untimed launch asks for a spread") {
   std::vector<LaunchRecord> launches;
   for (int i = 0; i < 6; ++i) launches.push_back(launch("k", 10, 50000, i < 2, 0));

@@ -19,8 +19,9 @@ namespace roofcast::profiler {
 bool alike_in_time(std::vector<double> durations_ns);
 
 // The shapes that a counter run must profile again, spread over their launches: those with no
-// profiled launch, and those whose unprofiled launches are not alike in time and that take 1 %
-// of the kernel time or more (below that, their counters hardly move a prediction, and another
+// profiled launch, and those that take 1 % of the kernel time or more and whose launches differ:
+// the unprofiled ones not alike in time, or the profiled ones' instruction counters (metrics
+// named *inst_executed*) more than 2 % apart (below that, their counters hardly move a prediction, and another
 // run of the application costs as much as the first). `launches`: the first run's timed launches
 // in order, with metrics where they were profiled (join_runs with keep_unprofiled). A profiled
 // launch was timed from an empty L2, so only the others' times are compared.
