@@ -117,7 +117,8 @@ void add_profile_command(CLI::App& app) {
   command->add_option("--runs", options->runs,
                       "auto (default): one run that times every launch and profiles the first N launches of each "
                       "kernel and shape (--sample N), then a second run, profiling N launches spread over the run, "
-                      "only for the shapes whose launches differ in time or got no counters (CUDA graphs); one: "
+                      "only for the shapes whose launches differ (in time or in instructions) or got no counters (CUDA "
+                      "graphs); one: "
                       "the first run only; two: a timing run, then a counter run spread over every shape")
       ->check(CLI::IsMember({"auto", "one", "two"}));
   command->add_flag("--single-run", options->single_run, "The same as --runs one");

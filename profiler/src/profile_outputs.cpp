@@ -44,8 +44,7 @@ std::string listed(const std::vector<std::string>& names) {
 std::string runs_text(const ProfileRequest& request, const RunExits& exits) {
   if (exits.runs == 1) return fmt::format("one run {:.1f} s", exits.timing.wall_seconds);
   if (request.runs == RunCount::automatic)
-    return fmt::format("one run {:.1f} s, then a counter run {:.1f} s for {} launch shape(s) whose launches differ "
-                       "in time",
+    return fmt::format("one run {:.1f} s, then a counter run {:.1f} s for {} launch shape(s) whose launches differ",
                        exits.timing.wall_seconds, exits.counters.wall_seconds, exits.spread_shapes);
   return fmt::format("timing run {:.1f} s, counter run {:.1f} s", exits.timing.wall_seconds,
                      exits.counters.wall_seconds);

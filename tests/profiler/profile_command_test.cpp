@@ -118,7 +118,7 @@ TEST_CASE("roofcast profile runs the application once more only for kernels whos
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   CHECK(result.err.find("then a counter run") != std::string::npos);
-  CHECK(result.err.find("for 1 launch shape(s) whose launches differ in time") != std::string::npos);
+  CHECK(result.err.find("for 1 launch shape(s) whose launches differ,") != std::string::npos);
   const auto json = nlohmann::json::parse(roofcast::read_text_file(out));
   CHECK(json["collector"]["runs"] == 2);
   CHECK(json["collector"]["spread_shapes"] == 1);
