@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -50,6 +51,19 @@ TEST_CASE("a sampled profile scales a few launches per shape to all, as a full c
     CHECK(s.at("tree_step")["counters"][metric].get<double>() ==
           Approx(a.at("tree_step")["counters"][metric].get<double>()).epsilon(1e-6));
   }
+  // --runs two: the counter run follows the sample plan, 5 launches spread over tree_step's 40
+  // (the middles of five slices), not its first 5.
+  const auto spread = run_roofcast({"profile", "--runs", "two", "--per-launch", "-o", (folder / "spread.json").string(),
+                                    "--", kTree, "--children", "0"});
+  INFO(spread.err);
+  REQUIRE(spread.exit_code == 0);
+  std::vector<int> profiled_occurrences;
+  int occurrence = 0;
+  for (const auto& launch : kernels_by_short_name(read_checked_profile(folder / "spread.json")).at("tree_step")["launches"]) {
+    if (launch.contains("counters")) profiled_occurrences.push_back(occurrence);
+    ++occurrence;
+  }
+  CHECK(profiled_occurrences == std::vector<int>{4, 12, 20, 28, 36});
   // Filters still apply: -c 10 records 10 launches, of which 5 are profiled.
   const auto filtered = run_roofcast(
       {"profile", "-k", "tree_step", "-c", "10", "-o", (folder / "c10.json").string(), "--", kTree, "--children", "0"});
