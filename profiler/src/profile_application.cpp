@@ -146,48 +146,20 @@ std::string recorded_variables(const std::string& output) {
   return joined;
 }
 
-using ProcessShape = std::tuple<int, SampleShape>;
-
-SampleShape sample_shape(const LaunchRecord& launch) { return {launch.name, launch.grid, launch.block}; }
-
-// What the counter run after a timing run profiles: each shape's launches per process in the
-// timing run, so that its picks spread over them. Where `only` is given, the other shapes are
-// not profiled, and the picks among a shape's first `already_profiled` launches are not
-// profiled again.
-struct CounterRunPlan {
-  const std::set<SampleShape>* only = nullptr;
-  std::map<SampleShape, uint64_t> already_profiled;
-};
-
-// Writes the plan and points the counter run at it; returns the launches it will profile.
+// Writes the counter run's sample plan and points the run at it; returns the launches it will
+// profile.
 uint64_t plan_sample(const RunRecords& timing, uint64_t sample, const CounterRunPlan& what, const std::string& folder,
                      std::map<std::string, std::string>& env) {
-  std::map<ProcessShape, uint64_t> counts;
-  for (const auto& launch : timing.launches) ++counts[{launch.process, sample_shape(launch)}];
-  SamplePlan plan;
-  for (const auto& [key, count] : counts) {
-    const SampleShape& shape = std::get<1>(key);
-    const bool wanted = what.only == nullptr || what.only->contains(shape);
-    const auto already = what.already_profiled.find(shape);
-    // A shape planned with no launches is never sampled.
-    plan.add(shape, wanted ? count : 0, already == what.already_profiled.end() ? 0 : already->second);
-  }
+  const SamplePlan plan = counter_run_sample_plan(timing.launches, what);
   // "Every launch" of the planned shapes only: a sample as large as any count.
   if (sample == 0 && what.only != nullptr) sample = std::numeric_limits<uint64_t>::max();
-  uint64_t planned = 0;
-  for (const auto& [key, count] : counts) {
-    const SampleShape& shape = std::get<1>(key);
-    const uint64_t total = *plan.launches(shape);
-    for (uint64_t occurrence = plan.already_profiled(shape); occurrence < std::min(count, total); ++occurrence)
-      planned += is_sampled(occurrence, total, sample);
-  }
   if (sample > 0) {
     const std::string plan_path = (fs::path(folder) / "sample-plan.txt").string();
     if (!plan.write(plan_path)) throw InputError(fmt::format("profile: cannot write {}", printable(plan_path)));
     env[protocol::kSampleVariable] = std::to_string(sample);
     env[protocol::kSamplePlanVariable] = plan_path;
   }
-  return planned;
+  return planned_launches(timing.launches, plan, sample);
 }
 
 std::string joined_metric_names(const std::vector<std::string>& metrics) {
@@ -285,55 +257,6 @@ bool has_counters(const JoinedRuns& joined) {
                      [](const LaunchRecord& l) { return !l.metrics.empty(); });
 }
 
-// For each shape in `spread`: how many of its first launches in each process the first run
-// profiled (the most over the processes).
-std::map<SampleShape, uint64_t> first_profiled(const std::vector<LaunchRecord>& launches,
-                                               const std::set<SampleShape>& spread) {
-  std::map<ProcessShape, uint64_t> leading;
-  std::set<ProcessShape> ended;  // a launch without counters ends the leading run
-  for (const auto& launch : launches) {
-    const ProcessShape key{launch.process, sample_shape(launch)};
-    if (!spread.contains(std::get<1>(key)) || ended.contains(key)) continue;
-    if (launch.metrics.empty())
-      ended.insert(key);
-    else
-      ++leading[key];
-  }
-  std::map<SampleShape, uint64_t> by_shape;
-  for (const auto& [key, count] : leading) by_shape[std::get<1>(key)] = std::max(by_shape[std::get<1>(key)], count);
-  return by_shape;
-}
-
-// The spread shapes' launches keep counters at the sample's positions only: from the first run
-// where it profiled them already, from the counter run elsewhere. `joined` and `spread_joined`
-// hold every timed launch, in the same order. Returns the launches the counter run counted.
-size_t take_spread_counters(JoinedRuns& joined, const JoinedRuns& spread_joined, const CounterRunPlan& plan,
-                            uint64_t sample) {
-  std::map<SampleShape, uint64_t> totals;  // the plan's counts: the most over the processes
-  std::map<ProcessShape, uint64_t> occurrences;
-  for (const auto& launch : joined.launches) {
-    const SampleShape shape = sample_shape(launch);
-    totals[shape] = std::max(totals[shape], ++occurrences[{launch.process, shape}]);
-  }
-  occurrences.clear();
-  if (sample == 0) sample = std::numeric_limits<uint64_t>::max();
-  size_t counted = 0;
-  for (size_t i = 0; i < joined.launches.size(); ++i) {
-    LaunchRecord& launch = joined.launches[i];
-    const SampleShape shape = sample_shape(launch);
-    if (!plan.only->contains(shape)) continue;
-    const uint64_t occurrence = occurrences[{launch.process, shape}]++;
-    const auto already = plan.already_profiled.find(shape);
-    const bool from_first_run = already != plan.already_profiled.end() && occurrence < already->second;
-    if (!is_sampled(occurrence, totals[shape], sample))
-      launch.metrics.clear();
-    else if (!from_first_run)
-      launch.metrics = spread_joined.launches[i].metrics;
-    counted += !from_first_run && !launch.metrics.empty();
-  }
-  return counted;
-}
-
 // RunCount::automatic and one: the first run; for automatic, then a counter run for the shapes
 // whose first launches do not stand for the rest (spread_plan.hpp).
 ProfileResult profile_from_first_run(const Session& session, const fs::path& folder) {
@@ -373,7 +296,7 @@ ProfileResult profile_from_first_run(const Session& session, const fs::path& fol
       session.message(fmt::format("warning: {} counted launch(es) have no timed counterpart (the two runs launched "
                                   "different kernels); they are left out",
                                   spread_joined.counters_only));
-    const size_t profiled = take_spread_counters(joined, spread_joined, plan, request.sample);
+    const size_t profiled = take_spread_counters(joined.launches, spread_joined.launches, plan, request.sample);
     if (const auto note = counter_run_note(*second, first.exit, profiled, second->planned, profiled >= second->planned))
       notes.push_back(*note);
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -82,6 +83,81 @@ std::set<SampleShape> shapes_to_spread(const std::vector<LaunchRecord>& launches
     if (!timed || !alike_in_time(shape.unprofiled_ns) || !same_instructions(shape)) spread.insert(sample_shape);
   }
   return spread;
+}
+
+using ProcessShape = std::tuple<int, SampleShape>;
+
+SampleShape sample_shape(const LaunchRecord& launch) { return {launch.name, launch.grid, launch.block}; }
+
+SamplePlan counter_run_sample_plan(const std::vector<LaunchRecord>& timing_launches, const CounterRunPlan& what) {
+  std::map<ProcessShape, uint64_t> counts;
+  for (const auto& launch : timing_launches) ++counts[{launch.process, sample_shape(launch)}];
+  SamplePlan plan;
+  for (const auto& [key, count] : counts) {
+    const SampleShape& shape = std::get<1>(key);
+    const bool wanted = what.only == nullptr || what.only->contains(shape);
+    const auto already = what.already_profiled.find(shape);
+    // A shape planned with no launches is never sampled.
+    plan.add(shape, wanted ? count : 0, already == what.already_profiled.end() ? 0 : already->second);
+  }
+  return plan;
+}
+
+uint64_t planned_launches(const std::vector<LaunchRecord>& timing_launches, const SamplePlan& plan, uint64_t sample) {
+  std::map<ProcessShape, uint64_t> counts;
+  for (const auto& launch : timing_launches) ++counts[{launch.process, sample_shape(launch)}];
+  uint64_t planned = 0;
+  for (const auto& [key, count] : counts) {
+    const SampleShape& shape = std::get<1>(key);
+    const uint64_t total = plan.launches(shape).value_or(0);
+    for (uint64_t occurrence = plan.already_profiled(shape); occurrence < std::min(count, total); ++occurrence)
+      planned += is_sampled(occurrence, total, sample);
+  }
+  return planned;
+}
+
+std::map<SampleShape, uint64_t> first_profiled(const std::vector<LaunchRecord>& launches,
+                                               const std::set<SampleShape>& spread) {
+  std::map<ProcessShape, uint64_t> leading;
+  std::set<ProcessShape> ended;  // a launch without counters ends the leading run
+  for (const auto& launch : launches) {
+    const ProcessShape key{launch.process, sample_shape(launch)};
+    if (!spread.contains(std::get<1>(key)) || ended.contains(key)) continue;
+    if (launch.metrics.empty())
+      ended.insert(key);
+    else
+      ++leading[key];
+  }
+  std::map<SampleShape, uint64_t> by_shape;
+  for (const auto& [key, count] : leading) by_shape[std::get<1>(key)] = std::max(by_shape[std::get<1>(key)], count);
+  return by_shape;
+}
+
+size_t take_spread_counters(std::vector<LaunchRecord>& launches, const std::vector<LaunchRecord>& counter_run_launches,
+                            const CounterRunPlan& plan, uint64_t sample) {
+  std::map<SampleShape, uint64_t> totals;  // the plan's counts: the most over the processes
+  std::map<ProcessShape, uint64_t> occurrences;
+  for (const auto& launch : launches) {
+    const SampleShape shape = sample_shape(launch);
+    totals[shape] = std::max(totals[shape], ++occurrences[{launch.process, shape}]);
+  }
+  occurrences.clear();
+  if (sample == 0) sample = std::numeric_limits<uint64_t>::max();
+  size_t counted = 0;
+  for (size_t i = 0; i < launches.size() && i < counter_run_launches.size(); ++i) {
+    LaunchRecord& launch = launches[i];
+    const SampleShape shape = sample_shape(launch);
+    if (plan.only == nullptr || !plan.only->contains(shape)) continue;
+    const uint64_t occurrence = occurrences[{launch.process, shape}]++;
+    const auto already = plan.already_profiled.find(shape);
+    const bool from_first_run = already != plan.already_profiled.end() && occurrence < already->second;
+    if (!is_sampled(occurrence, totals[shape], sample))
+      launch.metrics.clear();
+    else if (!from_first_run)
+      launch.metrics = counter_run_launches[i].metrics;
+    counted += !from_first_run && !launch.metrics.empty();
+  }
+  return counted;
 }
 
 }  // namespace roofcast::profiler

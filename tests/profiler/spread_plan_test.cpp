@@ -87,3 +87,38 @@ TEST_CASE("each process' launches of a shape are judged apart, and an untimed la
   launches.back().duration_ns.reset();
   CHECK(shapes_to_spread(launches) == std::set<SampleShape>{shape("k", 10)});
 }
+
+TEST_CASE("the counter run after a first run profiles the spread positions the first run did not count") {
+  // 8 launches of "grow" in one process, the first 5 counted in the first run; "steady" not spread.
+  std::vector<LaunchRecord> first;
+  for (int i = 0; i < 8; ++i) {
+    first.push_back(launch("grow", 10, 1000.0 * (i + 1), i < 5));
+    first.back().index = static_cast<uint64_t>(2 * i);
+    if (i < 5) first.back().metrics["smsp__inst_executed.sum"] = i + 1;
+    first.push_back(launch("steady", 10, 1000, i < 5));
+    first.back().index = static_cast<uint64_t>(2 * i + 1);
+  }
+  const std::set<SampleShape> spread = {shape("grow", 10)};
+  const CounterRunPlan plan{&spread, first_profiled(first, spread)};
+  CHECK(plan.already_profiled.at(shape("grow", 10)) == 5u);
+  const SamplePlan sample_plan = counter_run_sample_plan(first, plan);
+  CHECK(sample_plan.launches(shape("grow", 10)) == 8u);
+  CHECK(sample_plan.launches(shape("steady", 10)) == 0u);  // never sampled
+  // 5 spread over 8: occurrences 0, 2, 4, 5, 7; the first run counted 0, 2 and 4.
+  CHECK(planned_launches(first, sample_plan, 5) == 2u);
+
+  // The counter run's joined launches: counters on every grow launch (value 100 + occurrence).
+  std::vector<LaunchRecord> counted = first;
+  int occurrence = 0;
+  for (auto& l : counted) {
+    l.metrics.clear();
+    if (l.name == "grow") l.metrics["smsp__inst_executed.sum"] = 100 + occurrence++;
+  }
+  CHECK(take_spread_counters(first, counted, plan, 5) == 2u);
+  std::vector<double> grow_counts;
+  for (const auto& l : first)
+    if (l.name == "grow") grow_counts.push_back(l.metrics.empty() ? -1 : l.metrics.at("smsp__inst_executed.sum"));
+  CHECK(grow_counts == std::vector<double>{1, -1, 3, -1, 5, 105, -1, 107});
+  for (const auto& l : first)
+    if (l.name == "steady") CHECK(l.metrics.size() == (l.index < 10 ? 1u : 0u));  // untouched
+}

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -26,5 +28,35 @@ bool alike_in_time(std::vector<double> durations_ns);
 // in order, with metrics where they were profiled (join_runs with keep_unprofiled). A profiled
 // launch was timed from an empty L2, so only the others' times are compared.
 std::set<SampleShape> shapes_to_spread(const std::vector<LaunchRecord>& launches);
+
+SampleShape sample_shape(const LaunchRecord& launch);
+
+// What a counter run after a timing run profiles: N launches of each shape spread over its
+// launches in the timing run. Where `only` is given (the counter run of --runs auto), the other
+// shapes are not profiled, and the picks among a shape's first `already_profiled` launches (the
+// first run counted those) are not profiled again.
+struct CounterRunPlan {
+  const std::set<SampleShape>* only = nullptr;
+  std::map<SampleShape, uint64_t> already_profiled;
+};
+
+// The counter run's sample plan: each shape's launches per process in `timing_launches`.
+SamplePlan counter_run_sample_plan(const std::vector<LaunchRecord>& timing_launches, const CounterRunPlan& what);
+
+// How many launches a counter run following `plan` with `sample` profiles.
+uint64_t planned_launches(const std::vector<LaunchRecord>& timing_launches, const SamplePlan& plan, uint64_t sample);
+
+// For each shape in `spread`: how many of its first launches in each process the first run
+// profiled (the most over the processes).
+std::map<SampleShape, uint64_t> first_profiled(const std::vector<LaunchRecord>& launches,
+                                               const std::set<SampleShape>& spread);
+
+// The spread shapes' launches keep counters at the sample's positions only: the first run's
+// where it counted them already, the counter run's elsewhere. `launches` (the first run's,
+// joined) and `counter_run_launches` (the counter run's, joined to the same timing records)
+// hold every timed launch in the same order. Returns the launches whose counters came from the
+// counter run.
+size_t take_spread_counters(std::vector<LaunchRecord>& launches, const std::vector<LaunchRecord>& counter_run_launches,
+                            const CounterRunPlan& plan, uint64_t sample);
 
 }  // namespace roofcast::profiler
