@@ -288,17 +288,24 @@ ProfileResult profile_from_first_run(const Session& session, const fs::path& fol
     second = count_spread(session, first.timing, plan, folder / "spread");
     warn_on_exit_codes(session, first.exit, second->exit);
     if (interrupted(second->exit)) result.application = second->exit;
-    if (!second->usable) return result;
-    exits = {first.exit, second->exit, 2, spread.size()};
-    counter_records = &second->records;
-    const JoinedRuns spread_joined = join_runs(first.timing, second->records, true);
-    if (spread_joined.counters_only > 0)
-      session.message(fmt::format("warning: {} counted launch(es) have no timed counterpart (the two runs launched "
-                                  "different kernels); they are left out",
-                                  spread_joined.counters_only));
-    const size_t profiled = take_spread_counters(joined.launches, spread_joined.launches, plan, request.sample);
-    if (const auto note = counter_run_note(*second, first.exit, profiled, second->planned, profiled >= second->planned))
-      notes.push_back(*note);
+    if (!second->usable) {
+      // The first run's counters are kept: its first launches stand for all.
+      notes.push_back(fmt::format("the counter run for the {} launch shape(s) whose launches differ failed; their "
+                                  "counters are those of their first launches",
+                                  spread.size()));
+    } else {
+      exits = {first.exit, second->exit, 2, spread.size()};
+      counter_records = &second->records;
+      const JoinedRuns spread_joined = join_runs(first.timing, second->records, true);
+      if (spread_joined.counters_only > 0)
+        session.message(fmt::format("warning: {} counted launch(es) have no timed counterpart (the two runs launched "
+                                    "different kernels); they are left out",
+                                    spread_joined.counters_only));
+      const size_t profiled = take_spread_counters(joined.launches, spread_joined.launches, plan, request.sample);
+      if (const auto note =
+              counter_run_note(*second, first.exit, profiled, second->planned, profiled >= second->planned))
+        notes.push_back(*note);
+    }
   }
   if (!has_counters(joined)) {
     session.message("no launch has both timing and counters");

@@ -28,7 +28,7 @@ namespace {
 // records hold every launch's time, the counter records every metric asked for (axpy 1000, the
 // i-th grow i); a single run ("single") writes both, counters for the first
 // ROOFCAST_PROFILE_SAMPLE launches of each kernel only. A counter run counts every launch (the
-// real collector follows the sample plan).
+// real collector follows the sample plan), and reports an error where $3 is "fail".
 const char* const kStandIn = R"sh(#!/bin/sh
 dir="$ROOFCAST_PROFILE_OUTPUT_DIR"
 grows="${2:-0}"
@@ -59,7 +59,7 @@ counters() {  # $1: the grow launches to count
 }
 case "$ROOFCAST_PROFILE_MODE" in
   timing) timing ;;
-  counters) counters "$grows" ;;
+  counters) counters "$grows"; [ "$3" = fail ] && echo '{"type":"error","message":"stand-in failure"}' >> "$f" ;;
   single) timing; counters $((grows < ${ROOFCAST_PROFILE_SAMPLE:-$grows} ? grows : ${ROOFCAST_PROFILE_SAMPLE:-$grows})) ;;
 esac
 exit "${1:-0}"
@@ -132,6 +132,16 @@ TEST_CASE("roofcast profile runs the application once more only for kernels whos
     // scaled to 8 launches.
     CHECK(fma == Approx(kernel.name == "axpy(float*)" ? 1000 : (1 + 3 + 5 + 6 + 8) * 8.0 / 5));
   }
+
+  // A counter run that fails loses nothing: the first run's counters stay, with a note.
+  const auto failed = run_roofcast({"profile", "--metrics", "thesis", "-o", out, "--", app, "0", "8", "fail"});
+  INFO(failed.err);
+  REQUIRE(failed.exit_code == 0);
+  CHECK(failed.err.find("counter run: stand-in failure") != std::string::npos);
+  const auto kept = nlohmann::json::parse(roofcast::read_text_file(out));
+  CHECK(kept["collector"]["runs"] == 1);
+  REQUIRE(kept["notes"].size() == 1);
+  CHECK(kept["notes"][0].get<std::string>().find("counters are those of their first launches") != std::string::npos);
 
   // --single-run stays with the first 5 (1 + ... + 5, scaled to 8 launches by time).
   const auto one = run_roofcast({"profile", "--single-run", "--metrics", "thesis", "-o", out, "--", app, "0", "8"});
