@@ -44,12 +44,16 @@ TEST_CASE("the sample plan survives its file, and the sampler follows it per sha
   plan.add(step, 7);  // another process launched it less: the largest count is kept
   plan.add(other, 2);
   const std::string path = (folder / "plan.txt").string();
-  REQUIRE(plan.write(path));
-  const auto read = SamplePlan::read(path);
-  REQUIRE(read);
-  CHECK(read->launches(step) == 10u);
-  CHECK(read->launches(other) == 2u);
-  LaunchSampler sampler(*read, 2);
+  auto through_file = [&](const SamplePlan& written) {
+    REQUIRE(written.write(path));
+    auto read = SamplePlan::read(path);
+    REQUIRE(read);
+    return *read;
+  };
+  const SamplePlan read = through_file(plan);
+  CHECK(read.launches(step) == 10u);
+  CHECK(read.launches(other) == 2u);
+  LaunchSampler sampler(read, 2);
   std::vector<int> taken;
   for (int i = 0; i < 10; ++i)
     if (sampler.take(step)) taken.push_back(i);
@@ -65,12 +69,10 @@ TEST_CASE("the sample plan survives its file, and the sampler follows it per sha
   // A shape whose first 3 launches a first run profiled: those are not taken again.
   SamplePlan after_first_run;
   after_first_run.add(step, 10, 3);
-  REQUIRE(after_first_run.write(path));
-  const auto reread = SamplePlan::read(path);
-  REQUIRE(reread);
-  CHECK(reread->already_profiled(step) == 3u);
-  CHECK(reread->already_profiled(other) == 0u);
-  LaunchSampler spreading(*reread, 5);
+  const SamplePlan reread = through_file(after_first_run);
+  CHECK(reread.already_profiled(step) == 3u);
+  CHECK(reread.already_profiled(other) == 0u);
+  LaunchSampler spreading(reread, 5);
   taken.clear();
   for (int i = 0; i < 10; ++i)
     if (spreading.take(step)) taken.push_back(i);
