@@ -146,9 +146,6 @@ bool in_order(std::string_view before, std::string_view after) {
 }
 
 // The errors of key(), out of its way (it runs for every key of a million predictions).
-[[noreturn, gnu::cold, gnu::noinline]] void throw_key_outside_object(std::string_view name) {
-  throw std::logic_error(fmt::format("JsonWriter: key \"{}\" outside an object", name));
-}
 [[noreturn, gnu::cold, gnu::noinline]] void throw_key_out_of_order(std::string_view name, std::string_view last) {
   throw std::logic_error(fmt::format("JsonWriter: key \"{}\" after \"{}\" (nlohmann sorts keys)", name, last));
 }
@@ -156,6 +153,22 @@ bool in_order(std::string_view before, std::string_view after) {
 }  // namespace
 
 static_assert(kMaxJsonNumberChars >= kMaxShortestNumberChars);
+
+void JsonWriter::throw_key_outside_object(std::string_view name) {
+  throw std::logic_error(fmt::format("JsonWriter: key \"{}\" outside an object", name));
+}
+
+uint64_t JsonWriter::key_order(std::string_view name) {
+  std::array<unsigned char, 8> first{};
+  std::memcpy(first.data(), name.data(), std::min(name.size(), first.size()));
+  uint64_t order = 0;
+  for (const unsigned char byte : first) order = order << 8 | byte;
+  return order;
+}
+
+void JsonWriter::check_key_order(const Level& level, std::string_view name) {
+  if (!in_order(last_key(level), name)) throw_key_out_of_order(name, last_key(level));
+}
 
 char* write_json_number(double number, char* out) {
   return write_shortest(number, NumberLayout::nlohmann, out);
@@ -214,24 +227,7 @@ void JsonWriter::flush() {
   text_.size_ = 0;
 }
 
-// A line break and the indentation of up to kMaxFastDepth levels, copied whole (a copy of fixed
-// size is a few moves), the part past this depth's indentation written over next.
-constexpr size_t kMaxFastDepth = 32;
-constexpr std::array<char, 1 + 2 * kMaxFastDepth> kLineBreak = [] {
-  std::array<char, 1 + 2 * kMaxFastDepth> text{};
-  text[0] = '\n';
-  for (size_t i = 1; i < text.size(); ++i) text[i] = ' ';
-  return text;
-}();
-
-char* JsonWriter::new_line(bool comma, size_t more) {
-  char* out = room(1 + kLineBreak.size() + 2 * depth_ + more);
-  *out = ',';
-  out += comma ? 1 : 0;
-  if (depth_ < 8) {  // a prediction's depths: one 16-byte piece
-    std::memcpy(out, kLineBreak.data(), 16);
-    return out + 1 + 2 * depth_;
-  }
+char* JsonWriter::deep_new_line(char* out) {
   if (depth_ <= kMaxFastDepth) {
     std::memcpy(out, kLineBreak.data(), kLineBreak.size());
     return out + 1 + 2 * depth_;
@@ -270,7 +266,9 @@ void JsonWriter::save_keys() {
 void JsonWriter::key(std::string_view name) {
   if (depth_ == 0 || !top().object || after_key_) throw_key_outside_object(name);
   Level& level = top();
-  if (!level.empty && !in_order(last_key(level), name)) throw_key_out_of_order(name, last_key(level));
+  const uint64_t order = key_order(name);
+  check_key(level, name, order);
+  level.key_order = order;
   const bool first = level.empty;
   level.empty = false;
   after_key_ = true;

@@ -132,6 +132,61 @@ TEST_CASE("JsonWriter orders keys as std::string does: every byte, unsigned, a p
   }
 }
 
+TEST_CASE("JsonWriter writes keys known at compile time as it writes the same keys as text") {
+  using namespace roofcast::json_literals;
+  std::ostringstream out;
+  {
+    roofcast::JsonWriter json(out);
+    json.begin_object();
+    json.member("", 0);
+    json.member("E_util"_key, 1.5);
+    json.key("a");
+    json.begin_object();
+    json.member("compute_costs_ms"_key, 1);
+    json.member("compute_ms", 2);
+    json.member("compute_wave_factor"_key, 3);
+    json.end_object();
+    json.member("abcdefghijklmnopqrstuvwxyz0123456789ABCD"_key, std::optional<double>());  // kMaxSize bytes
+    json.end_object();
+  }
+  const nlohmann::json expected = {
+      {"", 0},
+      {"E_util", 1.5},
+      {"a", {{"compute_costs_ms", 1}, {"compute_ms", 2}, {"compute_wave_factor", 3}}},
+      {"abcdefghijklmnopqrstuvwxyz0123456789ABCD", nullptr},
+  };
+  CHECK(out.str() == expected.dump(2));
+}
+
+TEST_CASE("JsonWriter checks the order of keys known at compile time as of keys given as text") {
+  using namespace roofcast::json_literals;
+  // The first 8 bytes decide where they differ, the whole keys where they do not.
+  for (const auto& [first, second] : {std::pair{"abcdefgh2"_key, "abcdefgh1"_key}, std::pair{"b"_key, "a"_key},
+                                      std::pair{"ab"_key, "a"_key}, std::pair{"abcdefgh"_key, "abcdefgh"_key},
+                                      std::pair{"abcdefghabcdefgz"_key, "abcdefghabcdefga"_key}}) {
+    INFO(first.name() << " then " << second.name());
+    std::ostringstream text;
+    roofcast::JsonWriter literals(text), mixed(text), mixed_other_way(text);
+    for (auto* json : {&literals, &mixed, &mixed_other_way}) json->begin_object();
+    literals.member(first, 1);
+    CHECK_THROWS_AS(literals.key(second), std::logic_error);
+    mixed.member(first, 1);
+    CHECK_THROWS_AS(mixed.key(second.name()), std::logic_error);
+    mixed_other_way.member(first.name(), 1);
+    CHECK_THROWS_AS(mixed_other_way.key(second), std::logic_error);
+  }
+  std::ostringstream out;
+  roofcast::JsonWriter json(out);
+  CHECK_THROWS_AS(json.key("a"_key), std::logic_error);  // outside an object
+  json.begin_object();
+  json.member("a\xff", 1);
+  CHECK_NOTHROW(json.member("b"_key, 1));
+  CHECK_NOTHROW(json.member("compute_costs_ms"_key, 1));
+  CHECK_NOTHROW(json.member("compute_ms"_key, 1));
+  json.key("d"_key);
+  CHECK_THROWS_AS(json.key("e"_key), std::logic_error);  // a key after a key
+}
+
 TEST_CASE("JsonWriter escapes every byte value at every position of a string or key as nlohmann does") {
   // Text is checked 16 bytes at a time: each byte value at the ends and middle of texts shorter
   // than one block, of one block, and of blocks and a tail.
