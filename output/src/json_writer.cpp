@@ -223,6 +223,7 @@ void JsonWriter::values_text(std::string_view text) {
 void JsonWriter::flush() {
   if (out_ == nullptr) return;
   save_keys();
+  ++flushes_;
   out_->write(text_.data_.get(), static_cast<std::streamsize>(text_.size_));
   text_.size_ = 0;
 }
@@ -290,6 +291,38 @@ void JsonWriter::key(std::string_view name) {
   wrote_to(quote);
   write_string(name);
   append(": ");
+}
+
+// A recording starts and ends between members of an object, and the text between its ends is
+// still here: its members, each after its separator (",\n" and the indentation).
+size_t JsonWriter::begin_record(JsonReplay& replay) {
+  if (depth_ == 0 || !top().object || after_key_ || top().empty)
+    throw std::logic_error("JsonWriter: a recording starts after a member of an object");
+  replay.text_.clear();
+  replay.depth_ = depth_;
+  replay.key_before_.assign(last_key(top()));
+  replay.flushes_ = flushes_;
+  return text_.size_;
+}
+
+void JsonWriter::end_record(size_t begin, JsonReplay& replay) {
+  if (depth_ != replay.depth_ || !top().object || after_key_)
+    throw std::logic_error("JsonWriter: a recording ends in the object it started in, after a member");
+  if (flushes_ != replay.flushes_) return;
+  replay.text_.assign(text_.data_.get() + begin, text_.size_ - begin);
+  replay.key_after_.assign(last_key(top()));
+}
+
+bool JsonWriter::replay(const JsonReplay& replay) {
+  if (replay.text_.empty() || depth_ != replay.depth_ || !top().object || after_key_ || top().empty ||
+      last_key(top()) != replay.key_before_)
+    return false;
+  append(replay.text_);
+  Level& level = top();
+  level.saved_key.assign(replay.key_after_);
+  level.key_saved = true;
+  level.key_order = key_order(replay.key_after_);
+  return true;
 }
 
 void JsonWriter::open(char bracket, bool object) {

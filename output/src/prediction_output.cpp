@@ -333,7 +333,21 @@ void write_thesis(JsonWriter& json, const KernelParameters& k, const ThesisPredi
   json.member("W_traf"_key, k.W_traf);
   json.end_object();
 }
-void write_pipes(JsonWriter& json, const PipesPrediction& r) {
+// A kernel's own numbers (pipe instructions, tensor operations) as the last prediction wrote
+// them: the same in the kernel's prediction on every device, formatted once.
+struct KernelNumbersText {
+  std::shared_ptr<const KernelWork> work;  // held: no other kernel's work takes its address
+  JsonReplay text;
+};
+void write_kernel_numbers(JsonWriter& json, const PipesPrediction& r, KernelNumbersText& kept) {
+  if (r.work && r.work == kept.work && json.replay(kept.text)) return;
+  json.record(kept.text, [&] {
+    write_numbers(json, "pipe_instructions"_key, r.kernel_work().pipe_instructions);
+    write_numbers(json, "tensor_ops"_key, r.kernel_work().tensor_ops);
+  });
+  kept.work = r.work;
+}
+void write_pipes(JsonWriter& json, const PipesPrediction& r, KernelNumbersText& kept) {
   json.begin_object();
   json.member("blocks_per_launch"_key, r.blocks);
   json.member("blocks_per_sm"_key, r.blocks_per_sm);
@@ -351,12 +365,11 @@ void write_pipes(JsonWriter& json, const PipesPrediction& r) {
   r.for_each_note([&](const std::string& note) { json.value(note); });
   json.end_array();
   json.member("occupancy_limiter"_key, r.occupancy_limiter);
-  write_numbers(json, "pipe_instructions"_key, r.kernel_work().pipe_instructions);
-  write_numbers(json, "tensor_ops"_key, r.kernel_work().tensor_ops);
+  write_kernel_numbers(json, r, kept);
   json.end_object();
 }
 
-void write_prediction(JsonWriter& json, const KernelPrediction& p) {
+void write_prediction(JsonWriter& json, const KernelPrediction& p, KernelNumbersText& kept) {
   json.begin_object();
   json.member("E_util"_key, p.E_util);
   json.member("bound"_key, to_string(p.prediction.bound));
@@ -364,7 +377,7 @@ void write_prediction(JsonWriter& json, const KernelPrediction& p) {
   json.member("corrected_ms"_key, p.corrected_ms);
   json.key("details"_key);
   if (const ThesisPrediction* t = p.prediction.thesis()) write_thesis(json, p.parameters, *t);
-  if (const PipesPrediction* r = p.prediction.pipes()) write_pipes(json, *r);
+  if (const PipesPrediction* r = p.prediction.pipes()) write_pipes(json, *r, kept);
   json.member("device"_key, p.device);
   json.member("error"_key, p.error);
   json.member("kernel"_key, p.kernel);
@@ -376,8 +389,9 @@ void write_prediction(JsonWriter& json, const KernelPrediction& p) {
 
 // Predictions in the "predictions" array (two levels deep), each after a separator.
 struct JsonRows : PredictionRows {
-  void add(const KernelPrediction& p) override { write_prediction(json, p); }
+  void add(const KernelPrediction& p) override { write_prediction(json, p, kernel_numbers); }
   JsonWriter json{2};
+  KernelNumbersText kernel_numbers;
 };
 
 // The document nlohmann::json would write for {"format", "model", "predictions", "profile",
@@ -392,7 +406,7 @@ class PredictionJsonPrinter : public PredictionPrinter {
     json_.key("predictions"_key);
     json_.begin_array();
   }
-  void add(const KernelPrediction& p) override { write_prediction(json_, p); }
+  void add(const KernelPrediction& p) override { write_prediction(json_, p, kernel_numbers_); }
   // Each range's text goes into a buffer that an earlier range used: the buffers of a range
   // (hundreds of KB) are not allocated, grown and paged in again for every range.
   std::unique_ptr<PredictionRows> rows() const override {
@@ -434,6 +448,7 @@ class PredictionJsonPrinter : public PredictionPrinter {
  private:
   std::ostream& out_;
   JsonWriter json_;
+  KernelNumbersText kernel_numbers_;
   std::string profile_source_;
   mutable std::mutex buffers_mutex_;
   mutable std::vector<JsonText> buffers_;

@@ -187,6 +187,72 @@ TEST_CASE("JsonWriter checks the order of keys known at compile time as of keys 
   CHECK_THROWS_AS(json.key("e"_key), std::logic_error);  // a key after a key
 }
 
+TEST_CASE("JsonWriter replays recorded members as it wrote them, where it is where they were recorded") {
+  using namespace roofcast::json_literals;
+  const auto write_numbers = [](roofcast::JsonWriter& json) {
+    json.key("numbers"_key);
+    json.begin_object();
+    json.member("alu", 0.1);
+    json.member("fma", 2.0);
+    json.end_object();
+    json.member("tensor_ops"_key, 3);
+  };
+  std::ostringstream out;
+  roofcast::JsonReplay replay;
+  {
+    roofcast::JsonWriter json(out);
+    json.begin_array();
+    for (int i = 0; i < 3; ++i) {
+      json.begin_object();
+      json.member("a"_key, i);
+      if (i == 0) {
+        json.record(replay, [&] { write_numbers(json); });
+      } else {
+        CHECK(json.replay(replay));
+      }
+      CHECK_THROWS_AS(json.key("numbers"_key), std::logic_error);  // the replayed keys are the last ones
+      json.member("z"_key, i);
+      json.end_object();
+    }
+    json.begin_object();
+    json.member("b"_key, 1);  // another key before: not replayed
+    CHECK_FALSE(json.replay(replay));
+    json.key("c"_key);
+    json.begin_object();
+    json.member("a"_key, 1);  // another depth: not replayed
+    CHECK_FALSE(json.replay(replay));
+    json.end_object();
+    json.end_object();
+    json.end_array();
+  }
+  nlohmann::json expected = nlohmann::json::array();
+  for (int i = 0; i < 3; ++i)
+    expected.push_back({{"a", i}, {"numbers", {{"alu", 0.1}, {"fma", 2.0}}}, {"tensor_ops", 3}, {"z", i}});
+  expected.push_back({{"b", 1}, {"c", {{"a", 1}}}});
+  CHECK(out.str() == expected.dump(2));
+  CHECK_FALSE(replay.empty());
+}
+
+TEST_CASE("JsonWriter keeps no recording of members whose text went out meanwhile") {
+  using namespace roofcast::json_literals;
+  std::ostringstream out;
+  roofcast::JsonWriter json(out);
+  json.begin_object();
+  json.member("a"_key, 1);
+  roofcast::JsonReplay replay;
+  json.record(replay, [&] {
+    json.key("b"_key);
+    json.begin_array();
+    for (int i = 0; i < 2000; ++i) json.value(std::string(40, 'x'));
+    json.end_array();  // flushed here
+  });
+  CHECK(replay.empty());
+  CHECK_FALSE(json.replay(replay));
+  json.key("c"_key);
+  json.begin_object();
+  CHECK_THROWS_AS(json.record(replay, [] {}), std::logic_error);  // before any member
+}
+
 TEST_CASE("JsonWriter escapes every byte value at every position of a string or key as nlohmann does") {
   // Text is checked 16 bytes at a time: each byte value at the ends and middle of texts shorter
   // than one block, of one block, and of blocks and a tail.

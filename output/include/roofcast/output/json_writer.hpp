@@ -66,6 +66,21 @@ namespace json_literals {
 consteval JsonKey operator""_key(const char* name, size_t size) { return JsonKey(name, size); }
 }  // namespace json_literals
 
+// Members of an object as one JsonWriter wrote them, to write again where it is in the same
+// place (the same depth, after the same key): a kernel's own numbers, the same in its
+// prediction on every device, are formatted once (JsonWriter::record, JsonWriter::replay).
+class JsonReplay {
+ public:
+  bool empty() const { return text_.empty(); }
+
+ private:
+  friend class JsonWriter;
+  std::string text_;
+  size_t depth_ = 0;
+  std::string key_before_, key_after_;
+  size_t flushes_ = 0;
+};
+
 // Writes JSON as it goes, byte for byte as json_text() (formats/json_text.hpp: nlohmann::json's
 // dump(2), invalid UTF-8 replaced by U+FFFD) writes the same document (numbers aside, where
 // write_json_number's digits are shorter), without building the document first: `predict` on
@@ -112,6 +127,17 @@ class JsonWriter {
   // first value of the array loses its leading comma.
   void values_text(std::string_view text);
 
+  // Members of the open object written by `write_members()`, kept in `replay` too (left empty
+  // where they cannot be replayed: none written, or the text flushed meanwhile).
+  template <typename WriteMembers>
+  void record(JsonReplay& replay, WriteMembers write_members) {
+    const size_t begin = begin_record(replay);
+    write_members();
+    end_record(begin, replay);
+  }
+  // Writes what was recorded if this writer is where it was then, else returns false.
+  bool replay(const JsonReplay& replay);
+
   // A key and its value.
   template <typename T>
   void member(std::string_view name, const T& v) {
@@ -145,6 +171,9 @@ class JsonWriter {
     check_key_order(level, name);
   }
   void check_key_order(const Level& level, std::string_view name);
+  size_t begin_record(JsonReplay& replay);
+  void end_record(size_t begin, JsonReplay& replay);
+  size_t flushes_ = 0;  // times the text went out (a recording across one is incomplete)
   [[noreturn, gnu::cold]] static void throw_key_outside_object(std::string_view name);
   Level& push_level(bool object);
   std::string_view last_key(const Level& level) const;
