@@ -63,7 +63,18 @@ class JsonKey {
 };
 
 namespace json_literals {
-consteval JsonKey operator""_key(const char* name, size_t size) { return JsonKey(name, size); }
+template <size_t N>
+struct KeyText {
+  consteval KeyText(const char (&name)[N]) { std::copy_n(name, N, text); }
+  char text[N];
+};
+// One constant per key: a key is passed by its address, not copied onto the stack at each use.
+template <KeyText name>
+inline constexpr JsonKey kJsonKey(name.text, sizeof name.text - 1);
+template <KeyText name>
+consteval const JsonKey& operator""_key() {
+  return kJsonKey<name>;
+}
 }  // namespace json_literals
 
 // Members of an object as one JsonWriter wrote them, to write again where it is in the same
