@@ -327,6 +327,27 @@ TEST_CASE("write_json_number lays numbers out as nlohmann's dump does") {
   }
 }
 
+TEST_CASE("write_json_number writes every digit at every place of 8-digit blocks as nlohmann does") {
+  // Significands of 8 to 17 digits are written 8 digits at a time: each digit value at each
+  // place of both blocks, zeros around it, and the largest digits. Where grisu2's digits are
+  // not the shortest nearest ones, ours read back as the number and are no longer.
+  const auto check = [](double number) {
+    const std::string ours = roofcast_number(number), theirs = nlohmann_number(number);
+    INFO(ours << " against nlohmann's " << theirs);
+    if (ours == theirs) return;
+    CHECK(std::strtod(ours.c_str(), nullptr) == number);
+    CHECK(ours.size() <= theirs.size());
+  };
+  for (const double base : {1e7, 1e15, 0.1, 1e-3}) {
+    for (int place = 0; place < 16; ++place)
+      for (int digit = 0; digit <= 9; ++digit) check(base * (1 + digit * std::pow(10.0, place - 16)));
+  }
+  for (const double number : {12345678.0, 99999999.0, 9999999999999998.0, 12345678.901234567, 0.9999999999999999}) {
+    CHECK(roofcast_number(number) == nlohmann_number(number));
+    check(number);
+  }
+}
+
 TEST_CASE("write_json_number writes the shortest digits where nlohmann's grisu2 writes longer ones") {
   // A compute cost of a scaled profile's prediction: the same double, one digit shorter.
   CHECK(nlohmann_number(0.025261508488854532) == "0.025261508488854532");
