@@ -159,10 +159,12 @@ void JsonWriter::throw_key_outside_object(std::string_view name) {
 }
 
 uint64_t JsonWriter::key_order(std::string_view name) {
-  std::array<unsigned char, 8> first{};
-  std::memcpy(first.data(), name.data(), std::min(name.size(), first.size()));
+  if (name.size() >= 8) {
+    const auto first = load<uint64_t>(name.data());
+    return std::endian::native == std::endian::little ? __builtin_bswap64(first) : first;
+  }
   uint64_t order = 0;
-  for (const unsigned char byte : first) order = order << 8 | byte;
+  for (size_t i = 0; i < name.size(); ++i) order |= uint64_t{static_cast<unsigned char>(name[i])} << (56 - 8 * i);
   return order;
 }
 
