@@ -239,8 +239,8 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
-// The fast path of every key of `predict --format json`'s predictions: a few compares and three
-// fixed-size copies, inline.
+// Most keys of `predict --format json` (30 of a prediction's 37): a few compares and fixed-size
+// copies, no escaping check.
 inline void JsonWriter::key(const JsonKey& name) {
   if (depth_ == 0 || !top().object || after_key_) throw_key_outside_object(name.name());
   Level& level = top();
