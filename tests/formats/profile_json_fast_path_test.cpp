@@ -217,8 +217,13 @@ TEST_CASE("numbers and strings where two JSON parsers could differ: the fast pat
   // are not UTF-8 (an encoded surrogate, an overlong slash, a stray continuation byte).
   for (const std::string name : {R"("\ud83d\ude00")", R"("\ud83d")", R"("\ude00")", R"("\ude00\ud83d")",
                                  R"("a\ud83dx")", "\"\xED\xA0\x80\"", "\"\xC0\xAF\"", "\"\x80\"", R"("\u0000")",
-                                 "\"tab\there\"", R"("\/\b\f\n\r\t")", R"("")"})
+                                 "\"tab\there\"", R"("\/\b\f\n\r\t")", R"("")", R"("a\\ud83d")"})
     require_same(with_name(name));
+  // The same in a key the reader skips, in a kernel with no other escape.
+  for (const std::string key : {R"("\ud83d\ude00")", R"("\ud83d")", R"("x\ude00")", "\"\xED\xA0\x80\""}) {
+    const std::string text = with_name(R"("k")");
+    require_same(text.substr(0, text.size() - 3) + ", " + key + ": 1}]}");
+  }
   // Integers beyond 64 bits, the double range's edges, subnormals, negative zero, exponents.
   for (const std::string number :
        {"18446744073709551615", "18446744073709551616", "-9223372036854775808", "-9223372036854775809",
