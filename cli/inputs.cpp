@@ -30,7 +30,7 @@ DeviceProfile load_device(const std::string& name_or_file) {
 }
 
 KernelProfile load_profile(const std::string& name_or_file) {
-  if (looks_like_path(name_or_file)) return parse_kernel_profile(read_text_file(name_or_file), printable(name_or_file));
+  if (looks_like_path(name_or_file)) return parse_kernel_profile(TextFile(name_or_file).text(), printable(name_or_file));
   if (auto profile = find_bundled_profile(name_or_file)) return *profile;
   throw InputError(fmt::format("--profile {}: unknown profile: not a file and not a bundled profile ({})",
                                printable(name_or_file), fmt::join(bundled_profile_ids(), ", ")));

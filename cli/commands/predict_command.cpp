@@ -72,6 +72,7 @@ std::vector<DeviceTotal> predict_in_parallel(const Predictor& predictor, const K
   const size_t threads = std::min<size_t>(range_count, std::max(1u, std::thread::hardware_concurrency()));
   const size_t ahead = 4 * std::max<size_t>(threads, 1);  // ranges made before they are written
 
+  const auto prepared = predictor.prepare(devices);  // each device's rates, once
   std::vector<KernelRange> ranges(range_count);
   std::mutex mutex;
   std::condition_variable changed;
@@ -91,10 +92,13 @@ std::vector<DeviceTotal> predict_in_parallel(const Predictor& predictor, const K
         range.rows = printer.rows();
         range.totals.reserve(kKernelsPerRange * devices.size());
         const size_t first = r * kKernelsPerRange, last = std::min(kernels, first + kKernelsPerRange);
-        predict_kernels(predictor, profile, first, last, devices, reference, [&](KernelPrediction&& p) {
-          range.totals.push_back(TotalsEntry::of(p));
-          range.rows->add(p);
-        });
+        predict_kernels(
+            predictor, profile, first, last, devices, reference,
+            [&](KernelPrediction&& p) {
+              range.totals.push_back(TotalsEntry::of(p));
+              range.rows->add(p);
+            },
+            prepared.get());
       } catch (...) {
         range.error = std::current_exception();
       }

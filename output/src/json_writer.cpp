@@ -146,9 +146,6 @@ bool in_order(std::string_view before, std::string_view after) {
 }
 
 // The errors of key(), out of its way (it runs for every key of a million predictions).
-[[noreturn, gnu::cold, gnu::noinline]] void throw_key_outside_object(std::string_view name) {
-  throw std::logic_error(fmt::format("JsonWriter: key \"{}\" outside an object", name));
-}
 [[noreturn, gnu::cold, gnu::noinline]] void throw_key_out_of_order(std::string_view name, std::string_view last) {
   throw std::logic_error(fmt::format("JsonWriter: key \"{}\" after \"{}\" (nlohmann sorts keys)", name, last));
 }
@@ -156,6 +153,24 @@ bool in_order(std::string_view before, std::string_view after) {
 }  // namespace
 
 static_assert(kMaxJsonNumberChars >= kMaxShortestNumberChars);
+
+void JsonWriter::throw_key_outside_object(std::string_view name) {
+  throw std::logic_error(fmt::format("JsonWriter: key \"{}\" outside an object", name));
+}
+
+uint64_t JsonWriter::key_order(std::string_view name) {
+  if (name.size() >= 8) {
+    const auto first = load<uint64_t>(name.data());
+    return std::endian::native == std::endian::little ? __builtin_bswap64(first) : first;
+  }
+  uint64_t order = 0;
+  for (size_t i = 0; i < name.size(); ++i) order |= uint64_t{static_cast<unsigned char>(name[i])} << (56 - 8 * i);
+  return order;
+}
+
+void JsonWriter::check_key_order(const Level& level, std::string_view name) {
+  if (!in_order(last_key(level), name)) throw_key_out_of_order(name, last_key(level));
+}
 
 char* write_json_number(double number, char* out) {
   return write_shortest(number, NumberLayout::nlohmann, out);
@@ -210,28 +225,12 @@ void JsonWriter::values_text(std::string_view text) {
 void JsonWriter::flush() {
   if (out_ == nullptr) return;
   save_keys();
+  ++flushes_;
   out_->write(text_.data_.get(), static_cast<std::streamsize>(text_.size_));
   text_.size_ = 0;
 }
 
-// A line break and the indentation of up to kMaxFastDepth levels, copied whole (a copy of fixed
-// size is a few moves), the part past this depth's indentation written over next.
-constexpr size_t kMaxFastDepth = 32;
-constexpr std::array<char, 1 + 2 * kMaxFastDepth> kLineBreak = [] {
-  std::array<char, 1 + 2 * kMaxFastDepth> text{};
-  text[0] = '\n';
-  for (size_t i = 1; i < text.size(); ++i) text[i] = ' ';
-  return text;
-}();
-
-char* JsonWriter::new_line(bool comma, size_t more) {
-  char* out = room(1 + kLineBreak.size() + 2 * depth_ + more);
-  *out = ',';
-  out += comma ? 1 : 0;
-  if (depth_ < 8) {  // a prediction's depths: one 16-byte piece
-    std::memcpy(out, kLineBreak.data(), 16);
-    return out + 1 + 2 * depth_;
-  }
+char* JsonWriter::deep_new_line(char* out) {
   if (depth_ <= kMaxFastDepth) {
     std::memcpy(out, kLineBreak.data(), kLineBreak.size());
     return out + 1 + 2 * depth_;
@@ -270,7 +269,9 @@ void JsonWriter::save_keys() {
 void JsonWriter::key(std::string_view name) {
   if (depth_ == 0 || !top().object || after_key_) throw_key_outside_object(name);
   Level& level = top();
-  if (!level.empty && !in_order(last_key(level), name)) throw_key_out_of_order(name, last_key(level));
+  const uint64_t order = key_order(name);
+  check_key(level, name, order);
+  level.key_order = order;
   const bool first = level.empty;
   level.empty = false;
   after_key_ = true;
@@ -292,6 +293,38 @@ void JsonWriter::key(std::string_view name) {
   wrote_to(quote);
   write_string(name);
   append(": ");
+}
+
+// A recording starts and ends between members of an object, and the text between its ends is
+// still here: its members, each after its separator (",\n" and the indentation).
+size_t JsonWriter::begin_record(JsonReplay& replay) {
+  if (depth_ == 0 || !top().object || after_key_ || top().empty)
+    throw std::logic_error("JsonWriter: a recording starts after a member of an object");
+  replay.text_.clear();
+  replay.depth_ = depth_;
+  replay.key_before_.assign(last_key(top()));
+  replay.flushes_ = flushes_;
+  return text_.size_;
+}
+
+void JsonWriter::end_record(size_t begin, JsonReplay& replay) {
+  if (depth_ != replay.depth_ || !top().object || after_key_)
+    throw std::logic_error("JsonWriter: a recording ends in the object it started in, after a member");
+  if (flushes_ != replay.flushes_) return;
+  replay.text_.assign(text_.data_.get() + begin, text_.size_ - begin);
+  replay.key_after_.assign(last_key(top()));
+}
+
+bool JsonWriter::replay(const JsonReplay& replay) {
+  if (replay.text_.empty() || depth_ != replay.depth_ || !top().object || after_key_ || top().empty ||
+      last_key(top()) != replay.key_before_)
+    return false;
+  append(replay.text_);
+  Level& level = top();
+  level.saved_key.assign(replay.key_after_);
+  level.key_saved = true;
+  level.key_order = key_order(replay.key_after_);
+  return true;
 }
 
 void JsonWriter::open(char bracket, bool object) {

@@ -22,6 +22,8 @@ namespace roofcast {
 
 namespace {
 
+using namespace json_literals;
+
 std::string fixed(double value, int digits) {
   if (std::isinf(value)) return "inf";
   return fmt::format(FMT_COMPILE("{:.{}f}"), value, digits);
@@ -239,7 +241,7 @@ class PredictionCsvPrinter : public PredictionPrinter {
   CsvWriter csv_;
 };
 
-void write_numbers(JsonWriter& json, std::string_view key, const std::map<std::string, double>& numbers) {
+void write_numbers(JsonWriter& json, const JsonKey& key, const std::map<std::string, double>& numbers) {
   json.key(key);
   json.begin_object();
   for (const auto& [name, value] : numbers) json.member(name, value);
@@ -264,7 +266,7 @@ class NamedNumbers {
 };
 // Named numbers as a JSON object: sorted by name, a later number of the same name replacing an
 // earlier one (as std::map would keep them, without building one per prediction).
-void write_numbers(JsonWriter& json, std::string_view key, std::span<NamedNumber> numbers) {
+void write_numbers(JsonWriter& json, const JsonKey& key, std::span<NamedNumber> numbers) {
   const auto by_name = [](const NamedNumber& a, const NamedNumber& b) { return a.first < b.first; };
   if (numbers.size() <= 16) {
     // A few names: sorted in place by insertion (stable as stable_sort, without its buffer).
@@ -282,27 +284,27 @@ void write_numbers(JsonWriter& json, std::string_view key, std::span<NamedNumber
 }
 // The latency term: what it is made of where it is modelled, else why it is not.
 void write_latency(JsonWriter& json, const LatencyTerm& t) {
-  json.key("latency");
+  json.key("latency"_key);
   json.begin_object();
   if (!t.modelled) {
-    json.member("modelled", false);
-    json.member("note", t.note);
+    json.member("modelled"_key, false);
+    json.member("note"_key, t.note);
   } else {
-    json.member("instructions_per_warp", t.instructions_per_warp);
-    json.member("kind", t.kind);
-    json.member("modelled", true);
-    json.member("ms", t.ms);
+    json.member("instructions_per_warp"_key, t.instructions_per_warp);
+    json.member("kind"_key, t.kind);
+    json.member("modelled"_key, true);
+    json.member("ms"_key, t.ms);
     NamedNumbers parts(t.parts.size());
     for (const auto& part : t.parts) parts.add(part.name, part.ns);
-    write_numbers(json, "ns_per_instruction", parts.numbers());
-    json.member("resident_warps_per_scheduler", t.resident_warps_per_scheduler);
-    json.member("warps_to_hide_latency", t.warps_to_hide_latency);
-    json.member("waves_per_launch", t.waves);
+    write_numbers(json, "ns_per_instruction"_key, parts.numbers());
+    json.member("resident_warps_per_scheduler"_key, t.resident_warps_per_scheduler);
+    json.member("warps_to_hide_latency"_key, t.warps_to_hide_latency);
+    json.member("waves_per_launch"_key, t.waves);
   }
   json.end_object();
 }
 // Costs by name (a later cost of the same name replaces an earlier one, as in a JSON object).
-void write_costs(JsonWriter& json, std::string_view key, const std::vector<PipesCost>& costs) {
+void write_costs(JsonWriter& json, const JsonKey& key, const std::vector<PipesCost>& costs) {
   NamedNumbers by_name(costs.size());
   for (const auto& c : costs) by_name.add(c.name, c.ms);
   write_numbers(json, key, by_name.numbers());
@@ -310,72 +312,86 @@ void write_costs(JsonWriter& json, std::string_view key, const std::vector<Pipes
 
 void write_thesis(JsonWriter& json, const KernelParameters& k, const ThesisPrediction& t) {
   json.begin_object();
-  json.member("C_ldst", t.C_ldst);
-  json.member("C_op", t.C_op);
-  json.member("C_other", t.C_other);
-  json.member("D_ldst", k.D_ldst);
-  json.member("D_ops", k.D_ops);
-  json.member("D_other", k.D_other());
-  json.member("E_instr", t.E_instr);
-  json.member("E_mix", k.E_mix);
-  json.member("K_type", to_string(k.type));
-  json.member("O_dev", t.O_dev);
-  json.member("O_krn", t.O_krn);  // JSON has no infinity: a kernel with no DRAM traffic has O_krn null
-  json.member("T_op", t.T_op);
-  json.member("T_op_adjusted", t.T_op_adjusted);
-  json.member("T_predicted", t.T_predicted);
-  json.member("W_comp", k.W_comp);
-  json.member("W_ldst", t.W_ldst);
-  json.member("W_op", t.W_op);
-  json.member("W_other", t.W_other);
-  json.member("W_traf", k.W_traf);
+  json.member("C_ldst"_key, t.C_ldst);
+  json.member("C_op"_key, t.C_op);
+  json.member("C_other"_key, t.C_other);
+  json.member("D_ldst"_key, k.D_ldst);
+  json.member("D_ops"_key, k.D_ops);
+  json.member("D_other"_key, k.D_other());
+  json.member("E_instr"_key, t.E_instr);
+  json.member("E_mix"_key, k.E_mix);
+  json.member("K_type"_key, to_string(k.type));
+  json.member("O_dev"_key, t.O_dev);
+  json.member("O_krn"_key, t.O_krn);  // JSON has no infinity: a kernel with no DRAM traffic has O_krn null
+  json.member("T_op"_key, t.T_op);
+  json.member("T_op_adjusted"_key, t.T_op_adjusted);
+  json.member("T_predicted"_key, t.T_predicted);
+  json.member("W_comp"_key, k.W_comp);
+  json.member("W_ldst"_key, t.W_ldst);
+  json.member("W_op"_key, t.W_op);
+  json.member("W_other"_key, t.W_other);
+  json.member("W_traf"_key, k.W_traf);
   json.end_object();
 }
-void write_pipes(JsonWriter& json, const PipesPrediction& r) {
+// A kernel's own numbers (pipe instructions, tensor operations) as the last prediction wrote
+// them: the same in the kernel's prediction on every device, formatted once.
+struct KernelNumbersText {
+  std::shared_ptr<const KernelWork> work;  // held: no other kernel's work takes its address
+  JsonReplay text;
+};
+void write_kernel_numbers(JsonWriter& json, const PipesPrediction& r, KernelNumbersText& kept) {
+  if (r.work && r.work == kept.work && json.replay(kept.text)) return;
+  json.record(kept.text, [&] {
+    write_numbers(json, "pipe_instructions"_key, r.kernel_work().pipe_instructions);
+    write_numbers(json, "tensor_ops"_key, r.kernel_work().tensor_ops);
+  });
+  kept.work = r.work;
+}
+void write_pipes(JsonWriter& json, const PipesPrediction& r, KernelNumbersText& kept) {
   json.begin_object();
-  json.member("blocks_per_launch", r.blocks);
-  json.member("blocks_per_sm", r.blocks_per_sm);
-  write_costs(json, "compute_costs_ms", r.compute);
-  json.member("compute_ms", r.compute_ms);
-  json.member("compute_wave_factor", r.compute_wave_factor);
+  json.member("blocks_per_launch"_key, r.blocks);
+  json.member("blocks_per_sm"_key, r.blocks_per_sm);
+  write_costs(json, "compute_costs_ms"_key, r.compute);
+  json.member("compute_ms"_key, r.compute_ms);
+  json.member("compute_wave_factor"_key, r.compute_wave_factor);
   write_latency(json, r.latency);
-  json.member("latency_ms", r.latency.ms);
-  json.member("launch_ms", r.launch_ms);
-  json.member("measured_pipes", r.kernel_work().measured_pipes);
-  write_costs(json, "memory_costs_ms", r.memory);
-  json.member("memory_ms", r.memory_ms);
-  json.key("notes");
+  json.member("latency_ms"_key, r.latency.ms);
+  json.member("launch_ms"_key, r.launch_ms);
+  json.member("measured_pipes"_key, r.kernel_work().measured_pipes);
+  write_costs(json, "memory_costs_ms"_key, r.memory);
+  json.member("memory_ms"_key, r.memory_ms);
+  json.key("notes"_key);
   json.begin_array();
   r.for_each_note([&](const std::string& note) { json.value(note); });
   json.end_array();
-  json.member("occupancy_limiter", r.occupancy_limiter);
-  write_numbers(json, "pipe_instructions", r.kernel_work().pipe_instructions);
-  write_numbers(json, "tensor_ops", r.kernel_work().tensor_ops);
+  json.member("occupancy_limiter"_key, r.occupancy_limiter);
+  write_kernel_numbers(json, r, kept);
   json.end_object();
 }
 
-void write_prediction(JsonWriter& json, const KernelPrediction& p) {
+void write_prediction(JsonWriter& json, const KernelPrediction& p, KernelNumbersText& kept) {
   json.begin_object();
-  json.member("E_util", p.E_util);
-  json.member("bound", to_string(p.prediction.bound));
-  json.member("corrected_error", p.corrected_error);
-  json.member("corrected_ms", p.corrected_ms);
-  json.key("details");
+  json.member("E_util"_key, p.E_util);
+  json.member("bound"_key, to_string(p.prediction.bound));
+  json.member("corrected_error"_key, p.corrected_error);
+  json.member("corrected_ms"_key, p.corrected_ms);
+  json.key("details"_key);
   if (const ThesisPrediction* t = p.prediction.thesis()) write_thesis(json, p.parameters, *t);
-  if (const PipesPrediction* r = p.prediction.pipes()) write_pipes(json, *r);
-  json.member("device", p.device);
-  json.member("error", p.error);
-  json.member("kernel", p.kernel);
-  json.member("limiter", p.prediction.limiter);
-  json.member("measured_ms", p.measured_ms);
-  json.member("predicted_ms", p.predicted_ms());
+  if (const PipesPrediction* r = p.prediction.pipes()) write_pipes(json, *r, kept);
+  json.member("device"_key, p.device);
+  json.member("error"_key, p.error);
+  json.member("kernel"_key, p.kernel);
+  json.member("limiter"_key, p.prediction.limiter);
+  json.member("measured_ms"_key, p.measured_ms);
+  json.member("predicted_ms"_key, p.predicted_ms());
   json.end_object();
 }
 
 // Predictions in the "predictions" array (two levels deep), each after a separator.
 struct JsonRows : PredictionRows {
-  void add(const KernelPrediction& p) override { write_prediction(json, p); }
+  void add(const KernelPrediction& p) override { write_prediction(json, p, kernel_numbers); }
   JsonWriter json{2};
+  KernelNumbersText kernel_numbers;
 };
 
 // The document nlohmann::json would write for {"format", "model", "predictions", "profile",
@@ -385,12 +401,12 @@ class PredictionJsonPrinter : public PredictionPrinter {
   PredictionJsonPrinter(std::ostream& out, std::string profile_source, const std::string& model)
       : out_(out), json_(out), profile_source_(std::move(profile_source)) {
     json_.begin_object();
-    json_.member("format", "roofcast-prediction");
-    json_.member("model", model);
-    json_.key("predictions");
+    json_.member("format"_key, "roofcast-prediction");
+    json_.member("model"_key, model);
+    json_.key("predictions"_key);
     json_.begin_array();
   }
-  void add(const KernelPrediction& p) override { write_prediction(json_, p); }
+  void add(const KernelPrediction& p) override { write_prediction(json_, p, kernel_numbers_); }
   // Each range's text goes into a buffer that an earlier range used: the buffers of a range
   // (hundreds of KB) are not allocated, grown and paged in again for every range.
   std::unique_ptr<PredictionRows> rows() const override {
@@ -410,21 +426,21 @@ class PredictionJsonPrinter : public PredictionPrinter {
   }
   void finish(const std::vector<DeviceTotal>& totals) override {
     json_.end_array();
-    json_.member("profile", profile_source_);
-    json_.key("totals");
+    json_.member("profile"_key, profile_source_);
+    json_.key("totals"_key);
     json_.begin_array();
     for (const auto& t : totals) {
       json_.begin_object();
-      json_.member("compute_bound_kernels", t.compute_bound_kernels);
-      json_.member("corrected_ms", t.corrected_ms);
-      json_.member("device", t.device);
-      json_.member("measured_ms", t.measured_ms);
-      json_.member("memory_bound_kernels", t.memory_bound_kernels);
-      json_.member("predicted_ms", t.predicted_ms);
+      json_.member("compute_bound_kernels"_key, t.compute_bound_kernels);
+      json_.member("corrected_ms"_key, t.corrected_ms);
+      json_.member("device"_key, t.device);
+      json_.member("measured_ms"_key, t.measured_ms);
+      json_.member("memory_bound_kernels"_key, t.memory_bound_kernels);
+      json_.member("predicted_ms"_key, t.predicted_ms);
       json_.end_object();
     }
     json_.end_array();
-    json_.member("version", 2);
+    json_.member("version"_key, 2);
     json_.end_object();
     out_ << "\n";
   }
@@ -432,6 +448,7 @@ class PredictionJsonPrinter : public PredictionPrinter {
  private:
   std::ostream& out_;
   JsonWriter json_;
+  KernelNumbersText kernel_numbers_;
   std::string profile_source_;
   mutable std::mutex buffers_mutex_;
   mutable std::vector<JsonText> buffers_;

@@ -37,27 +37,35 @@ int digit_count(uint64_t value) {
   return log10_guess + (value >= kPowersOf10[static_cast<size_t>(log10_guess)] ? 1 : 0);
 }
 
-// The `count` digits of `value` (at most 17: a double's shortest significand), ending at `end`.
-// Two digits at a time, in 32-bit arithmetic where it fits.
-void write_digits(uint64_t value, int count, char* end) {
-  static constexpr auto kPairs = [] {
-    std::array<char, 200> pairs{};
-    for (int i = 0; i < 100; ++i) {
-      pairs[2 * i] = static_cast<char>('0' + i / 10);
-      pairs[2 * i + 1] = static_cast<char>('0' + i % 10);
-    }
-    return pairs;
-  }();
-  const auto write_pairs = [&](uint32_t part, int digits) {
-    for (; digits >= 2; digits -= 2, part /= 100) std::memcpy(end -= 2, &kPairs[2 * (part % 100)], 2);
-    if (digits == 1) *--end = static_cast<char>('0' + part);
-  };
-  if (count > 8) {
-    write_pairs(static_cast<uint32_t>(value % 100000000), 8);
-    value /= 100000000;
-    count -= 8;
+// "00" to "99".
+constexpr auto kPairs = [] {
+  std::array<char, 200> pairs{};
+  for (int i = 0; i < 100; ++i) {
+    pairs[2 * i] = static_cast<char>('0' + i / 10);
+    pairs[2 * i + 1] = static_cast<char>('0' + i % 10);
   }
-  write_pairs(static_cast<uint32_t>(value), count);
+  return pairs;
+}();
+
+void write_pair(uint32_t pair, char* out) { std::memcpy(out, &kPairs[2 * pair], 2); }
+
+// The 8 digits of `value` (< 10^8, leading zeros written), ending at `end`: a shortest double's
+// significand has 15 to 17 digits mostly, written 8 at a time without a loop.
+void write_eight_digits(uint32_t value, char* end) {
+  const uint32_t high = value / 10000, low = value % 10000;
+  write_pair(high / 100, end - 8);
+  write_pair(high % 100, end - 6);
+  write_pair(low / 100, end - 4);
+  write_pair(low % 100, end - 2);
+}
+
+// The `count` digits of `value` (at most 17: a double's shortest significand), ending at `end`.
+void write_digits(uint64_t value, int count, char* end) {
+  for (; count >= 8; count -= 8, value /= 100000000, end -= 8)
+    write_eight_digits(static_cast<uint32_t>(value % 100000000), end);
+  auto part = static_cast<uint32_t>(value);
+  for (; count >= 2; count -= 2, part /= 100) write_pair(part % 100, end -= 2);
+  if (count == 1) *--end = static_cast<char>('0' + part);
 }
 
 // The value significand x 10^exponent laid out as nlohmann's format_buffer() and fmt's

@@ -132,6 +132,127 @@ TEST_CASE("JsonWriter orders keys as std::string does: every byte, unsigned, a p
   }
 }
 
+TEST_CASE("JsonWriter writes keys known at compile time as it writes the same keys as text") {
+  using namespace roofcast::json_literals;
+  std::ostringstream out;
+  {
+    roofcast::JsonWriter json(out);
+    json.begin_object();
+    json.member("", 0);
+    json.member("E_util"_key, 1.5);
+    json.key("a");
+    json.begin_object();
+    json.member("compute_costs_ms"_key, 1);
+    json.member("compute_ms", 2);
+    json.member("compute_wave_factor"_key, 3);
+    json.end_object();
+    json.member("abcdefghijklmnopqrstuvwxyz0123456789ABCD"_key, std::optional<double>());  // kMaxSize bytes
+    json.end_object();
+  }
+  const nlohmann::json expected = {
+      {"", 0},
+      {"E_util", 1.5},
+      {"a", {{"compute_costs_ms", 1}, {"compute_ms", 2}, {"compute_wave_factor", 3}}},
+      {"abcdefghijklmnopqrstuvwxyz0123456789ABCD", nullptr},
+  };
+  CHECK(out.str() == expected.dump(2));
+}
+
+TEST_CASE("JsonWriter checks the order of keys known at compile time as of keys given as text") {
+  using namespace roofcast::json_literals;
+  // The first 8 bytes decide where they differ, the whole keys where they do not.
+  for (const auto& [first, second] : {std::pair{"abcdefgh2"_key, "abcdefgh1"_key}, std::pair{"b"_key, "a"_key},
+                                      std::pair{"ab"_key, "a"_key}, std::pair{"abcdefgh"_key, "abcdefgh"_key},
+                                      std::pair{"abcdefghabcdefgz"_key, "abcdefghabcdefga"_key}}) {
+    INFO(first.name() << " then " << second.name());
+    std::ostringstream text;
+    roofcast::JsonWriter literals(text), mixed(text), mixed_other_way(text);
+    for (auto* json : {&literals, &mixed, &mixed_other_way}) json->begin_object();
+    literals.member(first, 1);
+    CHECK_THROWS_AS(literals.key(second), std::logic_error);
+    mixed.member(first, 1);
+    CHECK_THROWS_AS(mixed.key(second.name()), std::logic_error);
+    mixed_other_way.member(first.name(), 1);
+    CHECK_THROWS_AS(mixed_other_way.key(second), std::logic_error);
+  }
+  std::ostringstream out;
+  roofcast::JsonWriter json(out);
+  CHECK_THROWS_AS(json.key("a"_key), std::logic_error);  // outside an object
+  json.begin_object();
+  json.member("a\xff", 1);
+  CHECK_NOTHROW(json.member("b"_key, 1));
+  CHECK_NOTHROW(json.member("compute_costs_ms"_key, 1));
+  CHECK_NOTHROW(json.member("compute_ms"_key, 1));
+  json.key("d"_key);
+  CHECK_THROWS_AS(json.key("e"_key), std::logic_error);  // a key after a key
+}
+
+TEST_CASE("JsonWriter replays recorded members as it wrote them, where it is where they were recorded") {
+  using namespace roofcast::json_literals;
+  const auto write_numbers = [](roofcast::JsonWriter& json) {
+    json.key("numbers"_key);
+    json.begin_object();
+    json.member("alu", 0.1);
+    json.member("fma", 2.0);
+    json.end_object();
+    json.member("tensor_ops"_key, 3);
+  };
+  std::ostringstream out;
+  roofcast::JsonReplay replay;
+  {
+    roofcast::JsonWriter json(out);
+    json.begin_array();
+    for (int i = 0; i < 3; ++i) {
+      json.begin_object();
+      json.member("a"_key, i);
+      if (i == 0) {
+        json.record(replay, [&] { write_numbers(json); });
+      } else {
+        CHECK(json.replay(replay));
+      }
+      CHECK_THROWS_AS(json.key("numbers"_key), std::logic_error);  // the replayed keys are the last ones
+      json.member("z"_key, i);
+      json.end_object();
+    }
+    json.begin_object();
+    json.member("b"_key, 1);  // another key before: not replayed
+    CHECK_FALSE(json.replay(replay));
+    json.key("c"_key);
+    json.begin_object();
+    json.member("a"_key, 1);  // another depth: not replayed
+    CHECK_FALSE(json.replay(replay));
+    json.end_object();
+    json.end_object();
+    json.end_array();
+  }
+  nlohmann::json expected = nlohmann::json::array();
+  for (int i = 0; i < 3; ++i)
+    expected.push_back({{"a", i}, {"numbers", {{"alu", 0.1}, {"fma", 2.0}}}, {"tensor_ops", 3}, {"z", i}});
+  expected.push_back({{"b", 1}, {"c", {{"a", 1}}}});
+  CHECK(out.str() == expected.dump(2));
+  CHECK_FALSE(replay.empty());
+}
+
+TEST_CASE("JsonWriter keeps no recording of members whose text went out meanwhile") {
+  using namespace roofcast::json_literals;
+  std::ostringstream out;
+  roofcast::JsonWriter json(out);
+  json.begin_object();
+  json.member("a"_key, 1);
+  roofcast::JsonReplay replay;
+  json.record(replay, [&] {
+    json.key("b"_key);
+    json.begin_array();
+    for (int i = 0; i < 2000; ++i) json.value(std::string(40, 'x'));
+    json.end_array();  // flushed here
+  });
+  CHECK(replay.empty());
+  CHECK_FALSE(json.replay(replay));
+  json.key("c"_key);
+  json.begin_object();
+  CHECK_THROWS_AS(json.record(replay, [] {}), std::logic_error);  // before any member
+}
+
 TEST_CASE("JsonWriter escapes every byte value at every position of a string or key as nlohmann does") {
   // Text is checked 16 bytes at a time: each byte value at the ends and middle of texts shorter
   // than one block, of one block, and of blocks and a tail.
@@ -203,6 +324,27 @@ TEST_CASE("write_json_number lays numbers out as nlohmann's dump does") {
         269583843.8872873, 20503.833333333332, 3.0e-7, 42.0}) {
     INFO(number);
     CHECK(roofcast_number(number) == nlohmann_number(number));
+  }
+}
+
+TEST_CASE("write_json_number writes every digit at every place of 8-digit blocks as nlohmann does") {
+  // Significands of 8 to 17 digits are written 8 digits at a time: each digit value at each
+  // place of both blocks, zeros around it, and the largest digits. Where grisu2's digits are
+  // not the shortest nearest ones, ours read back as the number and are no longer.
+  const auto check = [](double number) {
+    const std::string ours = roofcast_number(number), theirs = nlohmann_number(number);
+    INFO(ours << " against nlohmann's " << theirs);
+    if (ours == theirs) return;
+    CHECK(std::strtod(ours.c_str(), nullptr) == number);
+    CHECK(ours.size() <= theirs.size());
+  };
+  for (const double base : {1e7, 1e15, 0.1, 1e-3}) {
+    for (int place = 0; place < 16; ++place)
+      for (int digit = 0; digit <= 9; ++digit) check(base * (1 + digit * std::pow(10.0, place - 16)));
+  }
+  for (const double number : {12345678.0, 99999999.0, 9999999999999998.0, 12345678.901234567, 0.9999999999999999}) {
+    CHECK(roofcast_number(number) == nlohmann_number(number));
+    check(number);
   }
 }
 

@@ -35,6 +35,32 @@ TEST_CASE("a missing file is named") {
                     Catch::StartsWith("/nonexistent/profile.json: cannot open"));
 }
 
+TEST_CASE("a text file is mapped or read whole, whatever it is, and named where it cannot be") {
+  const auto folder = std::filesystem::temp_directory_path() / ("roofcast-text-file-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  const auto regular = folder / "profile.json", empty = folder / "empty.json", fifo = folder / "fifo.json";
+  const std::string text = std::string(100000, 'x') + "\0 and after a NUL";  // more than a page
+  std::ofstream(regular, std::ios::binary) << text;
+  std::ofstream(empty, std::ios::binary).flush();
+  CHECK(roofcast::TextFile(regular).text() == text);
+  CHECK(roofcast::TextFile(empty).text().empty());
+
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const pid_t writer = ::fork();
+  REQUIRE(writer >= 0);
+  if (writer == 0) {
+    std::ofstream(fifo) << "through a FIFO";
+    ::_exit(0);
+  }
+  CHECK(roofcast::TextFile(fifo).text() == "through a FIFO");
+  ::waitpid(writer, nullptr, 0);
+
+  CHECK_THROWS_WITH(roofcast::TextFile(folder), Catch::StartsWith(folder.string() + ": is a folder"));
+  CHECK_THROWS_WITH(roofcast::TextFile("/nonexistent/profile.json"),
+                    Catch::StartsWith("/nonexistent/profile.json: cannot open"));
+  std::filesystem::remove_all(folder);
+}
+
 namespace {
 
 namespace fs = std::filesystem;

@@ -217,8 +217,13 @@ TEST_CASE("numbers and strings where two JSON parsers could differ: the fast pat
   // are not UTF-8 (an encoded surrogate, an overlong slash, a stray continuation byte).
   for (const std::string name : {R"("\ud83d\ude00")", R"("\ud83d")", R"("\ude00")", R"("\ude00\ud83d")",
                                  R"("a\ud83dx")", "\"\xED\xA0\x80\"", "\"\xC0\xAF\"", "\"\x80\"", R"("\u0000")",
-                                 "\"tab\there\"", R"("\/\b\f\n\r\t")", R"("")"})
+                                 "\"tab\there\"", R"("\/\b\f\n\r\t")", R"("")", R"("a\\ud83d")"})
     require_same(with_name(name));
+  // The same in a key the reader skips, in a kernel with no other escape.
+  for (const std::string key : {R"("\ud83d\ude00")", R"("\ud83d")", R"("x\ude00")", "\"\xED\xA0\x80\""}) {
+    const std::string text = with_name(R"("k")");
+    require_same(text.substr(0, text.size() - 3) + ", " + key + ": 1}]}");
+  }
   // Integers beyond 64 bits, the double range's edges, subnormals, negative zero, exponents.
   for (const std::string number :
        {"18446744073709551615", "18446744073709551616", "-9223372036854775808", "-9223372036854775809",
@@ -226,4 +231,32 @@ TEST_CASE("numbers and strings where two JSON parsers could differ: the fast pat
         "-0.0", "0e0", "1E2", "1e+2", "0.1e1", "01", "1.", ".5", "+1", "1e", "0x10", "Infinity", "NaN",
         "123456789012345678901234567890", "0.30000000000000004", "9007199254740993"})
     require_same(with_w_comp(number));
+}
+
+TEST_CASE("kernels read while the scan goes on: the same kernels, or none where the text is refused") {
+  json profile = sample_profile();
+  profile["kernels"] = json::array();
+  for (int i = 0; i < 9000; ++i)
+    profile["kernels"].push_back(i % 7 ? counters_kernel("k" + std::to_string(i)) : parameters_kernel("p" + std::to_string(i)));
+  const std::string text = profile.dump();
+  for (const unsigned threads : {0u, 1u, 2u, 4u}) {
+    INFO(threads << " threads");
+    const auto array = split_kernel_array(text);
+    const auto read = read_kernel_array(text, threads);
+    REQUIRE(read);
+    CHECK(read->begin == array->begin);
+    CHECK(read->end == array->end);
+    REQUIRE(read->kernels.size() == 9000);
+    for (size_t i = 0; i < 9000; i += 997) CHECK(read->kernels[i].name == (i % 7 ? "k" : "p") + std::to_string(i));
+  }
+  // Refused after the readers started: a bad kernel near the end, a name twice, a text that
+  // goes wrong after the array.
+  json bad = profile;
+  bad["kernels"][8000]["counters"]["inst_executed"] = -1;
+  json twice = profile;
+  twice["kernels"][8500]["name"] = "k3";
+  for (const std::string& refused : {bad.dump(), twice.dump(), text.substr(0, text.size() - 1) + ",}"}) {
+    CHECK_FALSE(read_kernel_array(refused, 4));
+    require_same(refused);
+  }
 }

@@ -85,3 +85,36 @@ TEST_CASE("predicted on every core: the same predictions, totals and first error
   CHECK_THAT(one_error, Catch::Contains("sor_red_variant_300"));
   CHECK(every_error == one_error);
 }
+
+TEST_CASE("predictions with the devices prepared once are those made with them prepared for each range") {
+  const auto profile = roofcast::testing::many_kernels(40);
+  const auto devices = roofcast::bundled_devices();
+  for (const char* model : {"thesis", "pipes"}) {
+    INFO(model);
+    const auto predictor = roofcast::make_predictor(model);
+    const auto prepared = predictor->prepare(devices);
+    CHECK((prepared != nullptr) == (std::string(model) == "pipes"));  // the thesis model needs nothing
+    std::vector<roofcast::KernelPrediction> each_range, once;
+    const auto keep = [](std::vector<roofcast::KernelPrediction>& kept) {
+      return [&kept](roofcast::KernelPrediction&& p) { kept.push_back(std::move(p)); };
+    };
+    for (size_t first = 0; first < 40; first += 16) {
+      const size_t last = std::min<size_t>(40, first + 16);
+      roofcast::predict_kernels(*predictor, profile, first, last, devices, nullptr, keep(each_range));
+      roofcast::predict_kernels(*predictor, profile, first, last, devices, nullptr, keep(once), prepared.get());
+    }
+    REQUIRE(once.size() == 40 * devices.size());
+    REQUIRE(each_range.size() == once.size());
+    for (size_t i = 0; i < once.size(); ++i) {
+      CHECK(once[i].device == each_range[i].device);
+      CHECK(once[i].predicted_ms() == each_range[i].predicted_ms());
+      CHECK(once[i].prediction.limiter == each_range[i].prediction.limiter);
+    }
+  }
+  // Rates prepared for other devices are not used for these.
+  const auto pipes = roofcast::make_predictor("pipes");
+  const std::vector<roofcast::DeviceProfile> one_device(devices.begin(), devices.begin() + 1);
+  CHECK_THROWS_AS(roofcast::predict_kernels(*pipes, profile, 0, 1, devices, nullptr, [](roofcast::KernelPrediction&&) {},
+                                            pipes->prepare(one_device).get()),
+                  std::logic_error);
+}

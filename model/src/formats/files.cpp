@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -129,6 +130,27 @@ std::string read_text_file(const fs::path& path) {
     text.append(chunk.data(), static_cast<size_t>(in.gcount()));
   if (in.bad()) throw InputError(fmt::format("{}: read failed", printable(path.string())));
   return text;
+}
+
+TextFile::TextFile(const fs::path& path) {
+  // Opened without waiting for a FIFO's writer: only a regular file is mapped; anything else is
+  // read by read_text_file, which opens it again and names it in its errors.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  struct stat status {};
+  if (fd >= 0 && ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_size > 0) {
+    const auto size = static_cast<size_t>(status.st_size);
+    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (mapped != MAP_FAILED) {
+      mapped_ = static_cast<const char*>(mapped);
+      size_ = size;
+    }
+  }
+  if (fd >= 0) ::close(fd);
+  if (mapped_ == nullptr) read_ = read_text_file(path);
+}
+
+TextFile::~TextFile() {
+  if (mapped_ != nullptr) ::munmap(const_cast<char*>(mapped_), size_);
 }
 
 void check_replaceable(const fs::path& target) {

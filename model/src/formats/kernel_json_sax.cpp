@@ -320,17 +320,17 @@ class KernelSax {
 };
 
 // The events of one parsed value, in document order (duplicate keys included), as nlohmann's
-// SAX parser gives them. Strings are checked for UTF-8 again: the checked reader refuses an
-// escaped lone surrogate, which simdjson may decode.
-bool walk(simdjson::dom::element value, KernelSax& sax, std::string& text) {
+// SAX parser gives them. With `check_utf8`, strings are checked for UTF-8 again: the checked
+// reader refuses an escaped lone surrogate, which simdjson may decode.
+bool walk(simdjson::dom::element value, KernelSax& sax, std::string& text, bool check_utf8) {
   using simdjson::dom::element_type;
   switch (value.type()) {
     case element_type::OBJECT: {
       if (!sax.start_object()) return false;
       const simdjson::dom::object object = value.get_object().value_unsafe();
       for (const auto field : object) {
-        if (!simdjson::validate_utf8(field.key.data(), field.key.size())) return false;
-        if (!sax.key(field.key) || !walk(field.value, sax, text)) return false;
+        if (check_utf8 && !simdjson::validate_utf8(field.key.data(), field.key.size())) return false;
+        if (!sax.key(field.key) || !walk(field.value, sax, text, check_utf8)) return false;
       }
       return sax.end_object();
     }
@@ -338,7 +338,7 @@ bool walk(simdjson::dom::element value, KernelSax& sax, std::string& text) {
       if (!sax.start_array()) return false;
       const simdjson::dom::array array = value.get_array().value_unsafe();
       for (const auto element : array)
-        if (!walk(element, sax, text)) return false;
+        if (!walk(element, sax, text, check_utf8)) return false;
       return sax.end_array();
     }
     case element_type::INT64: return sax.number(static_cast<double>(value.get_int64().value_unsafe()));
@@ -346,7 +346,7 @@ bool walk(simdjson::dom::element value, KernelSax& sax, std::string& text) {
     case element_type::DOUBLE: return sax.number(value.get_double().value_unsafe());
     case element_type::STRING: {
       const std::string_view view = value.get_string().value_unsafe();
-      if (!simdjson::validate_utf8(view.data(), view.size())) return false;
+      if (check_utf8 && !simdjson::validate_utf8(view.data(), view.size())) return false;
       text.assign(view);
       return sax.string(text);
     }
@@ -365,7 +365,10 @@ std::optional<KernelRecord> read_well_formed_kernel(std::string_view kernel_json
   if (parser.parse(kernel_json.data(), kernel_json.size()).get(root) != simdjson::SUCCESS) return std::nullopt;
   KernelSax sax;
   std::string text;
-  if (!walk(root, sax, text)) return std::nullopt;
+  // simdjson has checked the text's UTF-8: only a \u escape makes a string that may not be
+  // (a lone surrogate), so strings are checked again only in a kernel with one.
+  const bool unicode_escapes = kernel_json.find("\\u") != std::string_view::npos;
+  if (!walk(root, sax, text, unicode_escapes)) return std::nullopt;
   return sax.take();
 }
 

@@ -293,15 +293,13 @@ KernelProfile parse_kernel_profile(std::string_view json_text, const std::string
   // document, with an empty kernels array in their place, by the checked reader. Anything it
   // refuses, and any error, is read again by the checked reader alone, so that every message
   // (and its byte offset) is the one the whole text gives.
-  if (const auto array = split_kernel_array(json_text)) {
-    if (auto kernels = read_well_formed_kernels(*array, std::thread::hardware_concurrency())) {
-      std::string outside;
-      outside.reserve(json_text.size() - (array->end - array->begin) + 2);
-      outside.append(json_text.substr(0, array->begin)).append("[]").append(json_text.substr(array->end));
-      try {
-        return read_checked_profile(outside, source, &*kernels);
-      } catch (const InputError&) {  // reported below, as found in the whole text
-      }
+  if (auto array = read_kernel_array(json_text, std::thread::hardware_concurrency())) {
+    std::string outside;
+    outside.reserve(json_text.size() - (array->end - array->begin) + 2);
+    outside.append(json_text.substr(0, array->begin)).append("[]").append(json_text.substr(array->end));
+    try {
+      return read_checked_profile(outside, source, &array->kernels);
+    } catch (const InputError&) {  // reported below, as found in the whole text
     }
   }
   return read_checked_profile(json_text, source, nullptr);

@@ -4,6 +4,9 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <exception>
 #include <system_error>
 #include <thread>
@@ -122,14 +125,16 @@ class Scanner {
   size_t i_ = 0;
 };
 
-// The elements of the array that starts here; false for an empty array or a malformed list.
-bool split_array(Scanner& scan, std::vector<std::string_view>& elements) {
+// Each element of the array that starts here to `element`; false for an empty array or a
+// malformed list.
+template <typename Element>
+bool split_array(Scanner& scan, Element& element) {
   scan.advance();  // '['
   while (true) {
     scan.skip_whitespace();
     const size_t begin = scan.position();
     if (!scan.skip_value()) return false;
-    elements.push_back(scan.slice(begin, scan.position()));
+    element(scan.slice(begin, scan.position()));
     scan.skip_whitespace();
     const char next = scan.peek();
     scan.advance();
@@ -138,9 +143,9 @@ bool split_array(Scanner& scan, std::vector<std::string_view>& elements) {
   }
 }
 
-}  // namespace
-
-std::optional<KernelArrayText> split_kernel_array(std::string_view text) {
+// split_kernel_array, each element to `element` as it is found.
+template <typename Element>
+std::optional<KernelArrayText> scan_kernel_array(std::string_view text, Element& element) {
   Scanner scan(text);
   scan.skip_whitespace();
   if (scan.peek() != '{') return std::nullopt;
@@ -163,7 +168,7 @@ std::optional<KernelArrayText> split_kernel_array(std::string_view text) {
       if (found || scan.peek() != '[') return std::nullopt;
       found.emplace();
       found->begin = scan.position();
-      if (!split_array(scan, found->elements)) return std::nullopt;
+      if (!split_array(scan, element)) return std::nullopt;
       found->end = scan.position();
     } else if (!scan.skip_value()) {
       return std::nullopt;
@@ -179,45 +184,148 @@ std::optional<KernelArrayText> split_kernel_array(std::string_view text) {
   return found;
 }
 
-std::optional<std::vector<KernelRecord>> read_well_formed_kernels(const KernelArrayText& array, unsigned threads) {
-  const size_t count = array.elements.size();
-  const size_t parts = std::clamp<size_t>(std::min<size_t>(threads, count / kMinKernelsPerThread), 1, kMaxThreads);
-  std::vector<KernelRecord> kernels(count);
-  std::atomic<bool> refused = false;
-  auto read_part = [&](size_t part) {
-    try {
-      for (size_t i = count * part / parts; i < count * (part + 1) / parts; ++i) {
-        if (refused.load(std::memory_order_relaxed)) return;
-        auto record = read_well_formed_kernel(array.elements[i]);
-        if (!record) {
-          refused = true;
-          return;
-        }
-        kernels[i] = std::move(*record);
-      }
-    } catch (const std::exception&) {  // out of memory: the checked reader will say
-      refused = true;
+// Reads kernels' texts as they are added, a chunk at a time, on up to `threads` threads: one more
+// is started for every kMinKernelsPerThread kernels added, and the adding thread reads what is
+// left in finish(). The reads of the first kernels overlap the scan that finds the last ones.
+class KernelReaders {
+ public:
+  explicit KernelReaders(unsigned threads) : max_threads_(std::clamp<unsigned>(threads, 1, kMaxThreads)) {}
+  KernelReaders(const KernelReaders&) = delete;
+  KernelReaders& operator=(const KernelReaders&) = delete;
+  ~KernelReaders() {
+    refused_ = true;  // abandoned: what is left is not read
+    close_and_join();
+  }
+
+  void add(std::string_view element) {
+    filling_.push_back(element);
+    if (filling_.size() == kChunk) publish();
+  }
+
+  // The kernels in the order they were added; nullopt if any is refused or a name is listed twice.
+  std::optional<std::vector<KernelRecord>> finish() {
+    if (!filling_.empty()) publish();
+    read_chunks_until_closed(false);
+    close_and_join();
+    if (refused_) return std::nullopt;
+    std::vector<KernelRecord> kernels;
+    kernels.reserve(added_);
+    for (auto& chunk : chunks_) {
+      for (auto& kernel : chunk.kernels) kernels.push_back(std::move(kernel));
+      std::vector<KernelRecord>().swap(chunk.kernels);  // given back as the kernels move (see kChunk)
     }
+    std::unordered_set<std::string_view> names;  // a name listed twice: the checked reader names both
+    names.reserve(kernels.size());
+    for (const auto& kernel : kernels)
+      if (!names.insert(kernel.name).second) return std::nullopt;
+    return kernels;
+  }
+
+ private:
+  // Kernels read and handed to a reader at a time: enough that a chunk's records (~270 KB) are
+  // mapped apart by malloc and given back when moved into the profile's vector, which then
+  // does not hold the memory of every record twice.
+  static constexpr size_t kChunk = 1024;
+  struct Chunk {
+    std::vector<std::string_view> elements;
+    std::vector<KernelRecord> kernels;
   };
-  std::vector<std::thread> workers;
-  std::vector<size_t> not_started;
-  for (size_t part = 1; part < parts; ++part) {
-    try {
-      workers.emplace_back(read_part, part);
-    } catch (const std::system_error&) {
-      not_started.push_back(part);
+
+  void publish() {
+    added_ += filling_.size();
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      chunks_.push_back({std::move(filling_), {}});  // a deque: the chunks being read stay where they are
+    }
+    filling_ = {};
+    filling_.reserve(kChunk);
+    more_.notify_one();
+    if (workers_.size() + 1 < max_threads_ && added_ >= kMinKernelsPerThread * (workers_.size() + 1)) {
+      try {
+        workers_.emplace_back([this] { read_chunks_until_closed(true); });
+      } catch (const std::system_error&) {  // no thread: the others, and finish(), read them
+        max_threads_ = static_cast<unsigned>(workers_.size() + 1);
+      }
     }
   }
-  read_part(0);
-  for (const size_t part : not_started) read_part(part);
-  for (auto& worker : workers) worker.join();
-  if (refused) return std::nullopt;
 
-  std::unordered_set<std::string_view> names;  // a name listed twice: the checked reader names both
-  names.reserve(count);
-  for (const auto& kernel : kernels)
-    if (!names.insert(kernel.name).second) return std::nullopt;
-  return kernels;
+  // Reads chunks as they come; returns when none is left and, with `wait`, none will come.
+  void read_chunks_until_closed(bool wait) {
+    for (;;) {
+      Chunk* chunk = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (wait) more_.wait(lock, [&] { return next_ < chunks_.size() || closed_; });
+        if (next_ >= chunks_.size()) return;
+        chunk = &chunks_[next_++];
+      }
+      read(*chunk);
+    }
+  }
+
+  void read(Chunk& chunk) {
+    try {
+      chunk.kernels.reserve(chunk.elements.size());
+      for (const auto element : chunk.elements) {
+        if (refused_.load(std::memory_order_relaxed)) return;
+        auto record = read_well_formed_kernel(element);
+        if (!record) {
+          refused_ = true;
+          return;
+        }
+        chunk.kernels.push_back(std::move(*record));
+      }
+    } catch (const std::exception&) {  // out of memory: the checked reader will say
+      refused_ = true;
+    }
+  }
+
+  void close_and_join() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = true;
+    }
+    more_.notify_all();
+    for (auto& worker : workers_) worker.join();
+    workers_.clear();
+  }
+
+  unsigned max_threads_;
+  std::vector<std::string_view> filling_;  // the chunk being added to
+  size_t added_ = 0;                       // elements published
+  std::mutex mutex_;
+  std::condition_variable more_;
+  std::deque<Chunk> chunks_;  // published; those from next_ on not yet taken by a reader
+  size_t next_ = 0;
+  bool closed_ = false;
+  std::atomic<bool> refused_ = false;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace
+
+std::optional<KernelArrayText> split_kernel_array(std::string_view text) {
+  std::vector<std::string_view> elements;
+  auto element = [&](std::string_view e) { elements.push_back(e); };
+  auto found = scan_kernel_array(text, element);
+  if (found) found->elements = std::move(elements);
+  return found;
+}
+
+std::optional<KernelArray> read_kernel_array(std::string_view text, unsigned threads) {
+  KernelReaders readers(threads);
+  auto element = [&](std::string_view e) { readers.add(e); };
+  const auto found = scan_kernel_array(text, element);
+  if (!found) return std::nullopt;
+  auto kernels = readers.finish();
+  if (!kernels) return std::nullopt;
+  return KernelArray{found->begin, found->end, std::move(*kernels)};
+}
+
+std::optional<std::vector<KernelRecord>> read_well_formed_kernels(const KernelArrayText& array, unsigned threads) {
+  KernelReaders readers(threads);
+  for (const auto element : array.elements) readers.add(element);
+  return readers.finish();
 }
 
 }  // namespace roofcast

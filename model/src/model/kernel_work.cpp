@@ -69,20 +69,29 @@ void add_measured_counters(const KernelCounters& counters, KernelWork& work) {
   work.tensor_via_wgmma = value_or(extra, "smsp__inst_executed_pipe_tensor_op_gmma.sum") > mma_sync;
   work.shared_wavefronts = value_or(extra, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") +
                            value_or(extra, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
-  // Hardware counters where the chip has them, else the SASS-patched ones (GH100).
-  for (const char* prefix : {"smsp__inst_executed_op_", "smsp__sass_inst_executed_op_"}) {
-    const std::string p(prefix);
+  // Hardware counters where the chip has them, else the SASS-patched ones (GH100). (Counter
+  // names are spelled whole: a name built per kernel is a string allocated per kernel.)
+  struct AtomicCounters {
+    const char* global_atom;
+    const char* global_red;
+    const char* shared_atom;
+  };
+  for (const auto& names : {AtomicCounters{"smsp__inst_executed_op_global_atom.sum", "smsp__inst_executed_op_global_red.sum",
+                                           "smsp__inst_executed_op_shared_atom.sum"},
+                            AtomicCounters{"smsp__sass_inst_executed_op_global_atom.sum",
+                                           "smsp__sass_inst_executed_op_global_red.sum",
+                                           "smsp__sass_inst_executed_op_shared_atom.sum"}}) {
     if (work.global_atomic_instructions == 0)
-      work.global_atomic_instructions = value_or(extra, p + "global_atom.sum") + value_or(extra, p + "global_red.sum");
-    if (work.shared_atomic_instructions == 0) work.shared_atomic_instructions = value_or(extra, p + "shared_atom.sum");
+      work.global_atomic_instructions = value_or(extra, names.global_atom) + value_or(extra, names.global_red);
+    if (work.shared_atomic_instructions == 0) work.shared_atomic_instructions = value_or(extra, names.shared_atom);
   }
   // Only the SMs' requests to L2 (what the L2 characterizer measures), not the L2's own
   // fills and evictions that lts__t_bytes also counts.
-  const auto l2_sector_bytes = [&](const char* op) {
-    return kSectorBytes * value_or(extra, std::string("lts__t_sectors_srcunit_tex_op_") + op + ".sum");
-  };
-  const double l2_read = l2_sector_bytes("read"), l2_write = l2_sector_bytes("write");
-  const double l2_atom = l2_sector_bytes("atom"), l2_red = l2_sector_bytes("red");
+  const auto l2_sector_bytes = [&](std::string_view counter) { return kSectorBytes * value_or(extra, counter); };
+  const double l2_read = l2_sector_bytes("lts__t_sectors_srcunit_tex_op_read.sum");
+  const double l2_write = l2_sector_bytes("lts__t_sectors_srcunit_tex_op_write.sum");
+  const double l2_atom = l2_sector_bytes("lts__t_sectors_srcunit_tex_op_atom.sum");
+  const double l2_red = l2_sector_bytes("lts__t_sectors_srcunit_tex_op_red.sum");
   work.l2_bytes = l2_read + l2_write + l2_atom + l2_red;
   work.global_atomic_l2_sectors = (l2_atom + l2_red) / kSectorBytes;
   work.global_atomic_l2_requests =
@@ -103,8 +112,9 @@ void add_measured_counters(const KernelCounters& counters, KernelWork& work) {
 }
 
 // hit / (hit + miss), or -1 when neither was recorded.
-double hit_share(const std::map<std::string, double>& extra, const std::string& prefix) {
-  const double hit = value_or(extra, prefix + "_hit.sum"), miss = value_or(extra, prefix + "_miss.sum");
+double hit_share(const std::map<std::string, double>& extra, std::string_view hit_counter,
+                 std::string_view miss_counter) {
+  const double hit = value_or(extra, hit_counter), miss = value_or(extra, miss_counter);
   return hit + miss > 0 ? hit / (hit + miss) : -1;
 }
 
@@ -122,13 +132,15 @@ void add_wait_counters(const KernelCounters& counters, KernelWork& work) {
                                    value_or(extra, "smsp__sass_inst_executed_op_local_ld.sum") +
                                    value_or(extra, "smsp__sass_inst_executed_op_global_atom.sum");
   waits.shared_load_instructions = value_or(extra, "smsp__inst_executed_op_shared_ld.sum", -1);
-  waits.l1_hit_share = hit_share(extra, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup");
+  waits.l1_hit_share = hit_share(extra, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+                                 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum");
   const double global_loads = value_or(extra, "smsp__inst_executed_op_global_ld.sum");
   if (global_loads > 0)
     waits.sectors_per_global_load = (value_or(extra, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum") +
                                      value_or(extra, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum")) /
                                     global_loads;
-  waits.l2_hit_share = hit_share(extra, "lts__t_sectors_srcunit_tex_lookup");
+  waits.l2_hit_share =
+      hit_share(extra, "lts__t_sectors_srcunit_tex_lookup_hit.sum", "lts__t_sectors_srcunit_tex_lookup_miss.sum");
 }
 
 // Without pipe counters: each thesis instruction class goes to the pipe that executes it

@@ -28,7 +28,7 @@ class ThesisPredictor : public Predictor {
     return predict(kernel, kernel_parameters_of(kernel), device);
   }
   void predict_range(const std::vector<KernelRecord>& kernels, size_t first, size_t last,
-                     const std::vector<DeviceProfile>& devices,
+                     const std::vector<DeviceProfile>& devices, const PreparedDevices*,
                      const std::function<void(size_t, size_t, ModelPrediction&&)>& visit) const override {
     for (size_t k = first; k < last; ++k) {
       const KernelParameters parameters = kernel_parameters_of(kernels[k]);
@@ -61,6 +61,11 @@ class ThesisPredictor : public Predictor {
   std::string name_ = "thesis";
 };
 
+// The pipes model's rates of each device.
+struct PipesDevices : Predictor::PreparedDevices {
+  std::vector<DeviceRates> rates;
+};
+
 class PipesPredictor : public Predictor {
  public:
   PipesPredictor(std::string name, const PipesTerms& terms) : name_(std::move(name)), terms_(terms) {}
@@ -68,12 +73,22 @@ class PipesPredictor : public Predictor {
   ModelPrediction predict(const KernelRecord& kernel, const DeviceProfile& device) const override {
     return from_pipes(predict_pipes(kernel, device, terms_));
   }
+  std::shared_ptr<const PreparedDevices> prepare(const std::vector<DeviceProfile>& devices) const override {
+    auto prepared = std::make_shared<PipesDevices>();
+    prepared->rates.reserve(devices.size());
+    for (const auto& device : devices) prepared->rates.push_back(device_rates_of(device));
+    return prepared;
+  }
   void predict_range(const std::vector<KernelRecord>& kernels, size_t first, size_t last,
-                     const std::vector<DeviceProfile>& devices,
+                     const std::vector<DeviceProfile>& devices, const PreparedDevices* prepared,
                      const std::function<void(size_t, size_t, ModelPrediction&&)>& visit) const override {
-    std::vector<DeviceRates> rates;
-    rates.reserve(devices.size());
-    for (const auto& device : devices) rates.push_back(device_rates_of(device));
+    std::shared_ptr<const PreparedDevices> made_here;
+    if (prepared == nullptr) {
+      made_here = prepare(devices);
+      prepared = made_here.get();
+    }
+    const std::vector<DeviceRates>& rates = static_cast<const PipesDevices&>(*prepared).rates;
+    if (rates.size() != devices.size()) throw std::logic_error("predict_range: devices other than those prepared");
     for (size_t k = first; k < last; ++k) {
       const auto work = std::make_shared<const KernelWork>(kernel_work_of(kernels[k]));
       for (size_t d = 0; d < devices.size(); ++d)
@@ -104,8 +119,12 @@ const std::vector<std::string>& model_names() {
   return names;
 }
 
+std::shared_ptr<const Predictor::PreparedDevices> Predictor::prepare(const std::vector<DeviceProfile>&) const {
+  return nullptr;
+}
+
 void Predictor::predict_range(const std::vector<KernelRecord>& kernels, size_t first, size_t last,
-                              const std::vector<DeviceProfile>& devices,
+                              const std::vector<DeviceProfile>& devices, const PreparedDevices*,
                               const std::function<void(size_t, size_t, ModelPrediction&&)>& visit) const {
   for (size_t k = first; k < last; ++k)
     for (size_t d = 0; d < devices.size(); ++d) visit(k, d, predict(kernels[k], devices[d]));

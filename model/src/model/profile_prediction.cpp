@@ -29,7 +29,8 @@ std::optional<double> measured_on(const KernelRecord& kernel, const std::string&
 
 void predict_kernels(const Predictor& predictor, const KernelProfile& profile, size_t first, size_t last,
                      const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
-                     const std::function<void(KernelPrediction&&)>& visit) {
+                     const std::function<void(KernelPrediction&&)>& visit,
+                     const Predictor::PreparedDevices* prepared) {
   // What depends only on the kernel, kept while its devices are predicted (kernel-major order).
   size_t current = SIZE_MAX;
   KernelParameters parameters;
@@ -40,7 +41,8 @@ void predict_kernels(const Predictor& predictor, const KernelProfile& profile, s
   // One prediction object: a visitor that does not keep it leaves its names' storage to the next
   // (a million predictions of 100,000 kernels x 10 devices).
   KernelPrediction p;
-  predictor.predict_range(profile.kernels, first, last, devices, [&](size_t k, size_t d, ModelPrediction&& prediction) {
+  predictor.predict_range(profile.kernels, first, last, devices, prepared, [&](size_t k, size_t d,
+                                                                               ModelPrediction&& prediction) {
     const KernelRecord& kernel = profile.kernels[k];
     if (k != current) {
       current = k;
@@ -131,14 +133,18 @@ std::vector<DeviceTotal> predict_profile_on_every_core(const Predictor& predicto
   const size_t kernels = profile.kernels.size(), device_count = devices.size();
   const size_t ranges = (kernels + kKernelsPerRange - 1) / kKernelsPerRange;
   std::vector<TotalsEntry> entries(kernels * device_count);
+  const auto prepared = predictor.prepare(devices);
   for_each_parallel(ranges, [&](size_t r) {
     const size_t first = r * kKernelsPerRange, last = std::min(kernels, first + kKernelsPerRange);
     size_t slot = first * device_count;
-    predict_kernels(predictor, profile, first, last, devices, reference, [&](KernelPrediction&& p) {
-      entries[slot] = TotalsEntry::of(p);
-      store(slot, std::move(p));
-      ++slot;
-    });
+    predict_kernels(
+        predictor, profile, first, last, devices, reference,
+        [&](KernelPrediction&& p) {
+          entries[slot] = TotalsEntry::of(p);
+          store(slot, std::move(p));
+          ++slot;
+        },
+        prepared.get());
   });
   // Summed in the kernels' order, as predict_profile sums them.
   ProfileTotals totals(devices, reference != nullptr);

@@ -51,12 +51,19 @@ class Predictor {
   // or only on a device once here.
   void predict_each(const std::vector<KernelRecord>& kernels, const std::vector<DeviceProfile>& devices,
                     const std::function<void(size_t kernel, size_t device, ModelPrediction&&)>& visit) const {
-    predict_range(kernels, 0, kernels.size(), devices, visit);
+    predict_range(kernels, 0, kernels.size(), devices, nullptr, visit);
   }
+  // What a model computes from the devices alone (the pipes model's rates): made once by
+  // prepare() for the many ranges of one set of devices and shared by their threads.
+  class PreparedDevices {
+   public:
+    virtual ~PreparedDevices() = default;
+  };
+  virtual std::shared_ptr<const PreparedDevices> prepare(const std::vector<DeviceProfile>& devices) const;
   // The same for kernels [first, last) only (`kernel` counts from 0 in `kernels`): one range per
-  // thread (predict on 100,000 kernels).
+  // thread (predict on 100,000 kernels). `prepared`: prepare(devices), or null to make it here.
   virtual void predict_range(const std::vector<KernelRecord>& kernels, size_t first, size_t last,
-                             const std::vector<DeviceProfile>& devices,
+                             const std::vector<DeviceProfile>& devices, const PreparedDevices* prepared,
                              const std::function<void(size_t kernel, size_t device, ModelPrediction&&)>& visit) const;
   // The model's calibration from the kernel's measured time on the reference device: the
   // thesis model scales by E_util = measured / predicted there (eq. 5.13); the pipes model

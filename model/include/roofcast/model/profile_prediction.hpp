@@ -78,9 +78,11 @@ std::vector<DeviceTotal> predict_profile_on_every_core(const Predictor& predicto
 
 // Kernels [first, last) of `profile` only, as predict_profile predicts them, without totals: one
 // range per thread (`predict` on 100,000 kernels); their totals go through ProfileTotals.
+// `prepared`: predictor.prepare(devices), made once for many ranges, or null.
 void predict_kernels(const Predictor& predictor, const KernelProfile& profile, size_t first, size_t last,
                      const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
-                     const std::function<void(KernelPrediction&&)>& visit);
+                     const std::function<void(KernelPrediction&&)>& visit,
+                     const Predictor::PreparedDevices* prepared = nullptr);
 
 // What a prediction adds to its device's total.
 struct TotalsEntry {
