@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -133,24 +132,27 @@ std::string read_text_file(const fs::path& path) {
 }
 
 TextFile::TextFile(const fs::path& path) {
-  // Opened without waiting for a FIFO's writer: only a regular file is mapped; anything else is
-  // read by read_text_file, which opens it again and names it in its errors.
+  // Opened without waiting for a FIFO's writer: only a regular file is read here; anything else
+  // is read by read_text_file, which opens it again and names it in its errors.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   struct stat status {};
   if (fd >= 0 && ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_size > 0) {
     const auto size = static_cast<size_t>(status.st_size);
-    void* mapped = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (mapped != MAP_FAILED) {
-      mapped_ = static_cast<const char*>(mapped);
-      size_ = size;
+    buffer_ = std::make_unique_for_overwrite<char[]>(size);
+    while (size_ < size) {
+      const ssize_t got = ::read(fd, buffer_.get() + size_, size - size_);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) {
+        const int error = errno;
+        ::close(fd);
+        throw InputError(fmt::format("{}: read failed: {}", printable(path.string()), std::strerror(error)));
+      }
+      if (got == 0) break;  // truncated meanwhile: what it holds now is parsed (and refused if cut)
+      size_ += static_cast<size_t>(got);
     }
   }
   if (fd >= 0) ::close(fd);
-  if (mapped_ == nullptr) read_ = read_text_file(path);
-}
-
-TextFile::~TextFile() {
-  if (mapped_ != nullptr) ::munmap(const_cast<char*>(mapped_), size_);
+  if (buffer_ == nullptr) read_ = read_text_file(path);
 }
 
 void check_replaceable(const fs::path& target) {

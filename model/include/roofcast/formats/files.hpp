@@ -13,22 +13,20 @@ namespace roofcast {
 // The whole file as text; InputError naming the file when it cannot be read.
 std::string read_text_file(const std::filesystem::path& path);
 
-// The whole file as text, as read_text_file reads it, but a regular file is mapped into memory,
-// not read: a profile of 100,000 kernels (90 MB) is parsed where the page cache holds it, not
-// first zeroed and copied (a tenth of a second before its first kernel is predicted). Another
-// program that truncates the file while it is mapped ends this one (SIGBUS).
+// The whole file as text, as read_text_file reads it, but a regular file is read into a buffer
+// that is not zeroed first (a profile of 100,000 kernels is 90 MB: zeroing a string of that
+// size, then copying into it, came before its first kernel could be predicted). Not mapped: a
+// mapped file that another program truncates would end this one (SIGBUS); read, a file cut
+// meanwhile is parsed as it is and refused where it is cut.
 class TextFile {
  public:
   explicit TextFile(const std::filesystem::path& path);
-  ~TextFile();
-  TextFile(const TextFile&) = delete;
-  TextFile& operator=(const TextFile&) = delete;
-  std::string_view text() const { return mapped_ ? std::string_view(mapped_, size_) : std::string_view(read_); }
+  std::string_view text() const { return buffer_ ? std::string_view(buffer_.get(), size_) : std::string_view(read_); }
 
  private:
-  const char* mapped_ = nullptr;
+  std::unique_ptr<char[]> buffer_;
   size_t size_ = 0;
-  std::string read_;  // what could not be mapped: a FIFO, standard input, an empty file
+  std::string read_;  // what is not a regular file: a FIFO, standard input; and an empty file
 };
 
 // Output files that appear together or not at all. add() writes each one, now, to a new
