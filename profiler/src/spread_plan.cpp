@@ -8,7 +8,11 @@
 
 namespace roofcast::profiler {
 
+SampleShape sample_shape(const LaunchRecord& launch) { return {launch.name, launch.grid, launch.block}; }
+
 namespace {
+
+using ProcessShape = std::tuple<int, SampleShape>;
 
 constexpr double kRelativeTolerance = 0.02;
 constexpr double kAbsoluteToleranceNs = 200;
@@ -22,8 +26,8 @@ double percentile(const std::vector<double>& sorted, double q) {
 
 struct ShapeLaunches {
   size_t profiled = 0;
-  std::vector<double> unprofiled_ns;
   size_t unprofiled = 0;
+  std::vector<double> unprofiled_ns;  // of those that were timed
   std::map<std::string, std::pair<double, double>> instruction_range;  // of the profiled launches
 };
 
@@ -49,11 +53,11 @@ bool alike_in_time(std::vector<double> durations_ns) {
 }
 
 std::set<SampleShape> shapes_to_spread(const std::vector<LaunchRecord>& launches) {
-  std::map<std::tuple<int, SampleShape>, ShapeLaunches> by_shape;
+  std::map<ProcessShape, ShapeLaunches> by_shape;
   std::map<SampleShape, double> shape_ns;
   double all_ns = 0;
   for (const auto& launch : launches) {
-    const SampleShape key{launch.name, launch.grid, launch.block};
+    const SampleShape key = sample_shape(launch);
     ShapeLaunches& shape = by_shape[{launch.process, key}];
     const double ns = launch.duration_ns && std::isfinite(*launch.duration_ns) ? *launch.duration_ns : 0;
     shape_ns[key] += ns;
@@ -72,22 +76,18 @@ std::set<SampleShape> shapes_to_spread(const std::vector<LaunchRecord>& launches
   }
   std::set<SampleShape> spread;
   for (const auto& [key, shape] : by_shape) {
-    const SampleShape& sample_shape = std::get<1>(key);
+    const SampleShape& launch_shape = std::get<1>(key);
     if (shape.unprofiled == 0) continue;  // every launch has its own counters
     if (shape.profiled == 0) {            // no counters at all otherwise
-      spread.insert(sample_shape);
+      spread.insert(launch_shape);
       continue;
     }
-    if (shape_ns[sample_shape] < kMinShareOfKernelTime * all_ns) continue;
+    if (shape_ns[launch_shape] < kMinShareOfKernelTime * all_ns) continue;
     const bool timed = shape.unprofiled_ns.size() == shape.unprofiled;
-    if (!timed || !alike_in_time(shape.unprofiled_ns) || !same_instructions(shape)) spread.insert(sample_shape);
+    if (!timed || !alike_in_time(shape.unprofiled_ns) || !same_instructions(shape)) spread.insert(launch_shape);
   }
   return spread;
 }
-
-using ProcessShape = std::tuple<int, SampleShape>;
-
-SampleShape sample_shape(const LaunchRecord& launch) { return {launch.name, launch.grid, launch.block}; }
 
 SamplePlan counter_run_sample_plan(const std::vector<LaunchRecord>& timing_launches, const CounterRunPlan& what) {
   std::map<ProcessShape, uint64_t> counts;
