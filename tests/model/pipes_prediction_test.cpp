@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "hundred_sm_device.hpp"
+
 #include <cmath>
 
 #include "roofcast/model/ablation.hpp"
@@ -12,17 +14,13 @@ using namespace roofcast;
 
 namespace {
 
-// A device with round rates: 1000 G warp instructions/s on the FMA pipe and at issue, 500 on
-// the ALU pipe, DRAM 4000 GB/s read, 3000 copy, 2000 write, 100 SMs, a 2 us kernel floor.
+// A device with round rates (hundred_sm_device.hpp), and 500 G warp instructions/s on the ALU
+// pipe and 500 TFLOP/s of BF16 tensor math.
 DeviceProfile round_device() {
-  DeviceProfile d;
+  DeviceProfile d = test::hundred_sm_device();
   d.name = "round";
-  d.sm_count = 100;
-  d.throughput = {64000, 32000, 32000, 32000, 32000, 3000};
-  d.extra_throughput = {{"pipe_fma_gwips", 1000}, {"pipe_alu_gwips", 500},   {"pipe_issue_gwips", 1000},
-                        {"dram_read_gbps", 4000}, {"dram_copy_gbps", 3000},  {"dram_write_gbps", 2000},
-                        {"kernel_floor_us", 2},   {"tensor_bf16_gflops", 500000}, {"dram_latency_ns", 400}};
-  d.occupancy = {2048, 32, 65536, 256, 233472, 1024, 128};
+  d.extra_throughput["pipe_alu_gwips"] = 500;
+  d.extra_throughput["tensor_bf16_gflops"] = 500000;
   return d;
 }
 
