@@ -252,6 +252,14 @@ void warn_on_exit_codes(const Session& session, const AppExit& timing, const App
                                 counters.exit_code, timing.exit_code));
 }
 
+// Counter-run launches with no timed counterpart, where there are any.
+void warn_on_unpaired_counts(const Session& session, size_t counters_only) {
+  if (counters_only > 0)
+    session.message(fmt::format("warning: {} counted launch(es) have no timed counterpart (the two runs launched "
+                                "different kernels); they are left out",
+                                counters_only));
+}
+
 bool has_counters(const JoinedRuns& joined) {
   return std::any_of(joined.launches.begin(), joined.launches.end(),
                      [](const LaunchRecord& l) { return !l.metrics.empty(); });
@@ -297,10 +305,7 @@ ProfileResult profile_from_first_run(const Session& session, const fs::path& fol
       exits = {first.exit, second->exit, 2, spread.size()};
       counter_records = &second->records;
       const JoinedRuns spread_joined = join_runs(first.timing, second->records, true);
-      if (spread_joined.counters_only > 0)
-        session.message(fmt::format("warning: {} counted launch(es) have no timed counterpart (the two runs launched "
-                                    "different kernels); they are left out",
-                                    spread_joined.counters_only));
+      warn_on_unpaired_counts(session, spread_joined.counters_only);
       const size_t profiled = take_spread_counters(joined.launches, spread_joined.launches, plan, request.sample);
       if (const auto note =
               counter_run_note(*second, first.exit, profiled, second->planned, profiled >= second->planned))
@@ -357,10 +362,7 @@ ProfileResult profile_in_two_runs(const Session& session, const fs::path& folder
     session.message(fmt::format("warning: {} timed launch(es) had no counters and {} counted launch(es) no timing "
                                 "(the two runs launched different kernels); they are left out",
                                 joined.timing_only, joined.counters_only));
-  if (sample > 0 && joined.counters_only > 0)
-    session.message(fmt::format("warning: {} counted launch(es) have no timed counterpart (the two runs launched "
-                                "different kernels); they are left out",
-                                joined.counters_only));
+  if (sample > 0) warn_on_unpaired_counts(session, joined.counters_only);
   std::vector<std::string> notes;
   const size_t profiled = counters.records.launches.size() - joined.counters_only;
   const uint64_t to_profile = sample > 0 ? counters.planned : timing.launches.size();
