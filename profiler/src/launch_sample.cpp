@@ -1,7 +1,10 @@
 #include "roofcast/profiler/launch_sample.hpp"
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <fstream>
-#include <sstream>
+#include <string_view>
 
 namespace roofcast::profiler {
 
@@ -10,6 +13,15 @@ namespace {
 // The sampled occurrence nearest the middle of slice i of `sample` equal slices of `total`.
 uint64_t position(uint64_t i, uint64_t total, uint64_t sample) {
   return static_cast<uint64_t>((static_cast<unsigned __int128>(2 * i + 1) * total) / (2 * sample));
+}
+
+// One unsigned field of a plan line and the space after it; false when there is none.
+template <typename Number>
+bool read_field(std::string_view& text, Number& value) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data() || end == text.data() + text.size() || *end != ' ') return false;
+  text.remove_prefix(static_cast<size_t>(end - text.data()) + 1);
+  return true;
 }
 
 }  // namespace
@@ -45,6 +57,12 @@ uint64_t SamplePlan::already_profiled(const SampleShape& shape) const {
   return found == shapes_.end() ? 0 : found->second.already_profiled;
 }
 
+std::vector<SampleShape> SamplePlan::shapes() const {
+  std::vector<SampleShape> keys;
+  for (const auto& [shape, counts] : shapes_) keys.push_back(shape);
+  return keys;
+}
+
 bool SamplePlan::write(const std::string& path) const {
   std::ofstream out(path);
   for (const auto& [shape, counts] : shapes_) {
@@ -56,31 +74,45 @@ bool SamplePlan::write(const std::string& path) const {
   return static_cast<bool>(out);
 }
 
+// Parsed by hand, not by an istream: the plan is read inside the application, whose process
+// may hold another C++ runtime's stream facets (under the collector, extraction of a number
+// once returned without reading it, and every shape was misread).
 std::optional<SamplePlan> SamplePlan::read(const std::string& path) {
   std::ifstream in(path);
   if (!in) return std::nullopt;
   SamplePlan plan;
   for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
+    std::string_view text = line;
     uint64_t launches = 0, already_profiled = 0;
     std::array<unsigned, 3> grid{}, block{};
-    std::string name;
-    if (!(fields >> launches >> already_profiled >> grid[0] >> grid[1] >> grid[2] >> block[0] >> block[1] >> block[2]))
-      return std::nullopt;
-    fields.get();  // the one space before the name
-    std::getline(fields, name);
-    if (name.empty()) return std::nullopt;
-    plan.add({name, grid, block}, launches, already_profiled);
+    if (!read_field(text, launches) || !read_field(text, already_profiled)) return std::nullopt;
+    for (unsigned* value : {&grid[0], &grid[1], &grid[2], &block[0], &block[1], &block[2]})
+      if (!read_field(text, *value)) return std::nullopt;
+    if (text.empty()) return std::nullopt;
+    plan.add({std::string(text), grid, block}, launches, already_profiled);
   }
   return plan;
+}
+
+bool same_instruction_counts(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::abs(a[i] - b[i]) > kInstructionTolerance * std::max(std::abs(a[i]), std::abs(b[i]))) return false;
+  return true;
 }
 
 bool LaunchSampler::take(const SampleShape& shape) {
   const uint64_t occurrence = seen_[shape]++;
   const std::optional<uint64_t> total = plan_.launches(shape);
-  if (!total) return sample_ == 0 || occurrence < sample_;
+  if (!total) return (sample_ == 0 || occurrence < sample_) && !differing_.contains(shape);
   if (occurrence < plan_.already_profiled(shape)) return false;  // the first run's counters serve
   return is_sampled(occurrence, *total, sample_);
+}
+
+void LaunchSampler::observe(const SampleShape& shape, std::vector<double> instruction_counts) {
+  if (!leave_differing_ || instruction_counts.empty() || plan_.launches(shape)) return;
+  const auto [first, added] = first_counts_.try_emplace(shape, std::move(instruction_counts));
+  if (!added && !same_instruction_counts(first->second, instruction_counts)) differing_.insert(shape);
 }
 
 }  // namespace roofcast::profiler

@@ -202,6 +202,9 @@ struct FirstRun {
 FirstRun time_and_count(const Session& session, const fs::path& folder) {
   auto env = counter_environment(session, folder, "single");
   if (session.request.sample > 0) env[protocol::kSampleVariable] = std::to_string(session.request.sample);  // no plan
+  // A counter run will spread the sample of a shape whose launches differ: no more of its
+  // first launches are worth profiling here.
+  if (session.request.runs == RunCount::automatic) env[protocol::kLeaveDifferingVariable] = "1";
   FirstRun run;
   run.exit = run_monitored(session.request, env, folder, "counters", 0);
   run.timing = read_run_records(folder, "timing");

@@ -37,7 +37,7 @@ bool is_instruction_metric(const std::string& metric) { return metric.find("inst
 bool same_instructions(const ShapeLaunches& shape) {
   for (const auto& [metric, range] : shape.instruction_range) {
     const auto [low, high] = range;
-    if (high - low > kRelativeTolerance * high) return false;
+    if (high - low > kInstructionTolerance * high) return false;
   }
   return true;
 }

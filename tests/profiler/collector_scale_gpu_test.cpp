@@ -59,7 +59,9 @@ TEST_CASE("a sampled profile scales a few launches per shape to all, as a full c
   REQUIRE(spread.exit_code == 0);
   std::vector<int> profiled_occurrences;
   int occurrence = 0;
-  for (const auto& launch : kernels_by_short_name(read_checked_profile(folder / "spread.json")).at("tree_step")["launches"]) {
+  // Held in a variable: a range-for over a member of a temporary would read freed memory.
+  const auto spread_kernels = kernels_by_short_name(read_checked_profile(folder / "spread.json"));
+  for (const auto& launch : spread_kernels.at("tree_step")["launches"]) {
     if (launch.contains("counters")) profiled_occurrences.push_back(occurrence);
     ++occurrence;
   }

@@ -77,8 +77,19 @@ TEST_CASE("the sample plan survives its file, and the sampler follows it per sha
   for (int i = 0; i < 10; ++i)
     if (spreading.take(step)) taken.push_back(i);
   CHECK(taken == std::vector<int>{3, 5, 7, 9});  // 1 was the first run's
-  roofcast::testing::write_lines(folder / "bad.txt", {"12 1 1"});
-  CHECK_FALSE(SamplePlan::read((folder / "bad.txt").string()));
+  for (const char* bad : {"12 1 1", "12 0 4 1 1 128 1 1", "12 0 4 1 1 128 1 1 ", "12 0 4 1 x 128 1 1 _Z1fv",
+                          "-1 0 4 1 1 128 1 1 _Z1fv", "99999999999999999999 0 4 1 1 128 1 1 _Z1fv"}) {
+    INFO(bad);
+    roofcast::testing::write_lines(folder / "bad.txt", {bad});
+    CHECK_FALSE(SamplePlan::read((folder / "bad.txt").string()));
+  }
+  // The name is the rest of the line, spaces and all.
+  roofcast::testing::write_lines(folder / "spaced.txt", {"3 1 4 1 1 128 1 1 (unknown kernel)"});
+  const auto spaced = SamplePlan::read((folder / "spaced.txt").string());
+  REQUIRE(spaced);
+  const SampleShape unknown_kernel{"(unknown kernel)", {4, 1, 1}, {128, 1, 1}};
+  CHECK(spaced->launches(unknown_kernel) == 3u);
+  CHECK(spaced->already_profiled(unknown_kernel) == 1u);
   CHECK_FALSE(SamplePlan::read((folder / "missing.txt").string()));
 }
 
@@ -101,6 +112,41 @@ void count(LaunchRecord& l, double instructions, double occupancy) {
 }
 
 }  // namespace
+
+TEST_CASE("the first run of --runs auto stops profiling a shape whose launches count different instructions") {
+  const SampleShape pass{"_Z10merge_passv", {64, 1, 1}, {256, 1, 1}};
+  const SampleShape step{"_Z4stepv", {64, 1, 1}, {256, 1, 1}};
+  LaunchSampler sampler(SamplePlan(), 5);
+  sampler.leave_differing_shapes();
+  std::vector<int> passes, steps;
+  for (int i = 0; i < 8; ++i) {
+    if (sampler.take(pass)) {
+      passes.push_back(i);
+      sampler.observe(pass, {1000.0 + 100 * i, 50});  // 10 % more instructions each launch
+    }
+    if (sampler.take(step)) {
+      steps.push_back(i);
+      sampler.observe(step, {1000.0 + i, 50});  // within 2 %
+    }
+  }
+  CHECK(passes == std::vector<int>{0, 1});
+  CHECK(steps == std::vector<int>{0, 1, 2, 3, 4});
+  // Without leave_differing_shapes (--runs one), the first N are profiled whatever they count.
+  LaunchSampler one_run(SamplePlan(), 3);
+  passes.clear();
+  for (int i = 0; i < 5; ++i)
+    if (one_run.take(pass)) {
+      passes.push_back(i);
+      one_run.observe(pass, {1000.0 + 100 * i});
+    }
+  CHECK(passes == std::vector<int>{0, 1, 2});
+  // A forked child starts over.
+  sampler.restart();
+  CHECK(sampler.take(pass));
+  CHECK(same_instruction_counts({100, 200}, {101, 197}));
+  CHECK_FALSE(same_instruction_counts({100, 200}, {100, 190}));
+  CHECK_FALSE(same_instruction_counts({100}, {100, 200}));
+}
 
 TEST_CASE("sampled counters are scaled to all invocations, shape by shape") {
   RunRecords timing, counters;

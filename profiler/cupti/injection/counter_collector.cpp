@@ -259,6 +259,7 @@ void CounterCollector::end(CUcontext context, uint64_t index, const LaunchInfo& 
 void CounterCollector::record(ContextProfiler& profiler, uint64_t index, const LaunchInfo& launch,
                               std::map<std::string, double>* cost_ns) {
   const auto decode_start = std::chrono::steady_clock::now();
+  last_instruction_counts_.clear();
   CUpti_RangeProfiler_DecodeData_Params decode{CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = profiler.object;
   check_cupti(cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData");
@@ -277,7 +278,10 @@ void CounterCollector::record(ContextProfiler& profiler, uint64_t index, const L
   }
   const std::vector<double> values = profiler.config->host->evaluate(profiler.counter_data, 0, metrics_);
   nlohmann::json metrics = nlohmann::json::object();
-  for (size_t i = 0; i < metrics_.size(); ++i) metrics[metrics_[i]] = values[i];
+  for (size_t i = 0; i < metrics_.size(); ++i) {
+    metrics[metrics_[i]] = values[i];
+    if (metrics_[i].find("inst_executed") != std::string::npos) last_instruction_counts_.push_back(values[i]);
+  }
   nlohmann::json line = launch_record(launch, index);
   line[collector_record::kMetricsKey] = metrics;
   if (cost_ns != nullptr) {

@@ -47,6 +47,9 @@ class CounterCollector {
   // CacheControl::none: Start at launch entry, Stop + decode + record at launch exit; throw.
   void begin(CUcontext context, int device);
   void end(CUcontext context, uint64_t index, const LaunchInfo& launch);
+  // The instruction counters (`*inst_executed*`, in metric order) of the last launch recorded;
+  // empty when it got none.
+  const std::vector<double>& last_instruction_counts() const { return last_instruction_counts_; }
   void release(CUcontext context);  // context is being destroyed
   // Closes every Range Profiler session, so that another process can take the GPU's counters
   // (counter_turns.hpp); the next launch opens them again.
@@ -84,6 +87,7 @@ class CounterCollector {
 
   RecordWriter& writer_;
   std::vector<std::string> metrics_;
+  std::vector<double> last_instruction_counts_;
   std::vector<const char*> metric_pointers_;
   bool reconfigure_after_reset_ = true;
   bool flush_between_passes_ = true;

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -46,6 +47,8 @@ struct Injection {
   std::unique_ptr<LaunchFilter> filter;
   std::unique_ptr<LaunchSampler> sampler;  // counter run with --sample N
   int sampler_pid = 0;
+  bool sampler_has_plan = false;
+  std::set<SampleShape> unplanned_reported;  // ROOFCAST_PROFILE_DEBUG
   std::unique_ptr<TimingCollector> timing;
   std::unique_ptr<CounterCollector> counters;
   bool counters_failed = false;
@@ -110,7 +113,15 @@ bool sampled(const LaunchInfo& launch) {
     g->sampler->restart();
     g->sampler_pid = getpid();
   }
-  return g->sampler->take({launch.name, launch.grid, launch.block});
+  const SampleShape shape{launch.name, launch.grid, launch.block};
+  // Diagnosis: a shape the counter run's plan lacks, once.
+  if (env("ROOFCAST_PROFILE_DEBUG") && g->sampler_has_plan && !g->sampler->planned(shape) &&
+      g->unplanned_reported.insert(shape).second)
+    g->writer->write({{collector_record::kType, collector_record::kDebug},
+                      {"unplanned_shape", launch.name},
+                      {collector_record::kGridKey, launch.grid},
+                      {collector_record::kBlockKey, launch.block}});
+  return g->sampler->take(shape);
 }
 
 int device_of(CUcontext context) {
@@ -148,6 +159,10 @@ void collect_at_entry(CUpti_CallbackId cbid, const CUpti_CallbackData* data, uin
     const KernelRelaunch relaunch(cbid, data->functionParams);
     g->counters->collect(data->context, launch.device, relaunch, index, launch);
     ++g->recorded;
+    if (g->sampler) {
+      std::lock_guard lock(g->state_mutex);
+      g->sampler->observe({launch.name, launch.grid, launch.block}, g->counters->last_instruction_counts());
+    }
     if (env("ROOFCAST_PROFILE_DEBUG"))  // diagnosis: how the application launched it
       g->writer->write({{collector_record::kType, collector_record::kDebug},
                         {collector_record::kIndexKey, index},
@@ -507,8 +522,16 @@ int initialize() {
           g->writer->write({{collector_record::kType, collector_record::kDebug},
                             {"sample", std::strtoull(sample, nullptr, 10)},
                             {"plan", plan_path ? plan_path : ""},
-                            {"plan_shapes", plan->size()}});
+                            {"plan_shapes", plan->size()},
+                            {"plan_keys", [&] {
+                               nlohmann::json keys = nlohmann::json::array();
+                               for (const auto& [name, grid, block] : plan->shapes()) keys.push_back({name, grid, block});
+                               return keys;
+                             }()}});
+        g->sampler_has_plan = plan->size() > 0;
         g->sampler = std::make_unique<LaunchSampler>(std::move(*plan), std::strtoull(sample, nullptr, 10));
+        if (const char* leave = env(protocol::kLeaveDifferingVariable); leave && std::strcmp(leave, "1") == 0)
+          g->sampler->leave_differing_shapes();
         g->sampler_pid = g->pid;
       }
     }

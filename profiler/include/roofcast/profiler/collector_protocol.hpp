@@ -25,6 +25,9 @@ inline constexpr const char* kCacheControlVariable = "ROOFCAST_PROFILE_CACHE_CON
 // spread over the launches the plan file (launch_sample.hpp) says the timing run saw.
 inline constexpr const char* kSampleVariable = "ROOFCAST_PROFILE_SAMPLE";
 inline constexpr const char* kSamplePlanVariable = "ROOFCAST_PROFILE_SAMPLE_PLAN";
+// "1" (the first run of --runs auto): stop profiling a shape once its profiled launches count
+// different instructions (LaunchSampler::leave_differing_shapes).
+inline constexpr const char* kLeaveDifferingVariable = "ROOFCAST_PROFILE_LEAVE_DIFFERING";
 // Comma-separated environment variables whose values each process records in its "process"
 // record ("env":{name: value}), for --output patterns such as %q{OMPI_COMM_WORLD_RANK}.
 inline constexpr const char* kRecordEnvVariable = "ROOFCAST_PROFILE_RECORD_ENV";

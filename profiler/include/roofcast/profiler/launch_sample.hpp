@@ -4,8 +4,10 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace roofcast::profiler {
 
@@ -36,6 +38,7 @@ class SamplePlan {
   std::optional<uint64_t> launches(const SampleShape& shape) const;
   uint64_t already_profiled(const SampleShape& shape) const;
   size_t size() const { return shapes_.size(); }
+  std::vector<SampleShape> shapes() const;
   // Lines "launches already-profiled gx gy gz bx by bz mangled-name"; false when the file cannot
   // be written/read.
   bool write(const std::string& path) const;
@@ -49,19 +52,37 @@ class SamplePlan {
   std::map<SampleShape, Counts> shapes_;
 };
 
-// The counter run's side: counts each shape's launches in this process and says which to
-// profile. Shapes the plan does not know (the run went otherwise) have their first `sample`
-// launches profiled.
+// Two launches of a shape do different work when an instruction counter of theirs differs by
+// more than this share of the larger (the first run's early stop here, and spread_plan.hpp).
+inline constexpr double kInstructionTolerance = 0.02;
+bool same_instruction_counts(const std::vector<double>& a, const std::vector<double>& b);
+
+// The injection's side: counts each shape's launches in this process and says which to profile.
+// Shapes the plan does not know (the first run has no plan; or the run went otherwise) have
+// their first `sample` launches profiled.
 class LaunchSampler {
  public:
   LaunchSampler(SamplePlan plan, uint64_t sample) : plan_(std::move(plan)), sample_(sample) {}
   bool take(const SampleShape& shape);
-  void restart() { seen_.clear(); }  // a forked child counts its own launches
+  bool planned(const SampleShape& shape) const { return plan_.launches(shape).has_value(); }
+  // The first run of --runs auto: a shape not in the plan whose profiled launches count
+  // different instructions is profiled no more, since the counter run spreads its sample over
+  // the run anyway. observe() gets each profiled launch's instruction counters.
+  void leave_differing_shapes() { leave_differing_ = true; }
+  void observe(const SampleShape& shape, std::vector<double> instruction_counts);
+  void restart() {  // a forked child counts its own launches
+    seen_.clear();
+    first_counts_.clear();
+    differing_.clear();
+  }
 
  private:
   SamplePlan plan_;
   uint64_t sample_;
   std::map<SampleShape, uint64_t> seen_;
+  bool leave_differing_ = false;
+  std::map<SampleShape, std::vector<double>> first_counts_;
+  std::set<SampleShape> differing_;
 };
 
 }  // namespace roofcast::profiler
