@@ -1,4 +1,5 @@
 // An MPI + CUDA program for `roofcast profile -- mpirun -np N ...` (issue 15): every rank r
+// takes GPU r modulo the GPUs it sees (as MPI programs spread ranks over a node's GPUs),
 // launches rank_step LAUNCHES times on a grid of 4 + r blocks of 128 threads, then rank_sum
 // once, and the ranks add their sums with MPI_Allreduce (host buffers: no CUDA-aware MPI needed).
 //   --launches N    (default 30)
@@ -43,6 +44,11 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
+  int devices = 0;
+  CHECK(cudaGetDeviceCount(&devices));
+  const int device = devices > 0 ? rank % devices : 0;
+  CHECK(cudaSetDevice(device));
+
   const unsigned blocks = 4 + static_cast<unsigned>(rank), threads = 128, n = blocks * threads;
   float* values = nullptr;
   float* sum = nullptr;
@@ -63,8 +69,8 @@ int main(int argc, char** argv) {
   double expected = 0;
   for (int r = 0; r < size; ++r) expected += (4.0 + r) * threads * (2.0 - std::ldexp(1.0, 1 - launches));
   const bool ok = std::fabs(total - expected) <= 1e-3 * expected;
-  std::printf("rank %d of %d: %u values, local sum %.3f, all ranks %.3f (%s)\n", rank, size, n, local, total,
-              ok ? "ok" : "WRONG");
+  std::printf("rank %d of %d on device %d of %d: %u values, local sum %.3f, all ranks %.3f (%s)\n", rank, size,
+              device, devices, n, local, total, ok ? "ok" : "WRONG");
   MPI_Finalize();
   return ok ? 0 : 4;
 }

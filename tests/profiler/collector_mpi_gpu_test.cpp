@@ -1,6 +1,7 @@
-// `roofcast profile -- mpirun -np 2 ...` on one GPU (issue 15): the collector reaches every rank
-// through mpirun's daemon, each rank gets its own profile from %q{OMPI_COMM_WORLD_RANK}, and
-// `roofcast merge` of them feeds predict. Built only where CMake finds an MPI; skips (exit 77)
+// `roofcast profile -- mpirun -np 2 ...` (issue 15): the collector reaches every rank through
+// mpirun's daemon, each rank gets its own profile from %q{OMPI_COMM_WORLD_RANK}, and
+// `roofcast merge` of them feeds predict. On one GPU both ranks share it; with two or more,
+// rank r runs on GPU r and its launches are recorded there. Built only where CMake finds an MPI; skips (exit 77)
 // where there is no GPU.
 #include <catch2/catch.hpp>
 
@@ -8,6 +9,7 @@
 
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -31,12 +33,16 @@ TEST_CASE("both ranks of mpirun -np 2 are profiled, one profile each, and merge 
   fs::remove_all(folder);
   fs::create_directories(folder);
   const auto result = run_roofcast({"profile", "--output", (folder / "prof-%q{OMPI_COMM_WORLD_RANK}.json").string(),
-                                    "--", ROOFCAST_MPIEXEC, "-np", "2", "--allow-run-as-root", "--oversubscribe", kApp});
+                                    "--per-launch", "--", ROOFCAST_MPIEXEC, "-np", "2", "--allow-run-as-root",
+                                    "--oversubscribe", kApp});
   INFO(result.out);
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
-  CHECK(result.out.find("rank 0 of 2") != std::string::npos);
-  CHECK(result.out.find("rank 1 of 2") != std::string::npos);
+  std::map<int, int> device_of_rank;  // as each rank printed it
+  const std::regex rank_line(R"(rank (\d) of 2 on device (\d+) of (\d+))");
+  for (std::sregex_iterator it(result.out.begin(), result.out.end(), rank_line), end; it != end; ++it)
+    device_of_rank[std::stoi((*it)[1])] = std::stoi((*it)[2]);
+  REQUIRE(device_of_rank.size() == 2);
   for (int rank = 0; rank < 2; ++rank) {
     const fs::path file = folder / ("prof-" + std::to_string(rank) + ".json");
     INFO(file.string());
@@ -51,6 +57,7 @@ TEST_CASE("both ranks of mpirun -np 2 are profiled, one profile each, and merge 
     CHECK(kernels.at("rank_step")["counters"]["smsp__inst_executed.sum"].get<double>() > 0);
     CHECK(kernels.at("rank_sum")["invocations"] == 1);
     CHECK(profile["processes"].size() == 1);
+    for (const auto& launch : kernels.at("rank_step")["launches"]) CHECK(launch["device"] == device_of_rank.at(rank));
   }
   const std::string merged = (folder / "merged.json").string();
   const auto merge =
@@ -65,5 +72,6 @@ TEST_CASE("both ranks of mpirun -np 2 are profiled, one profile each, and merge 
   CHECK(predicted.exit_code == 0);
   CHECK(predicted.out.find("[prof-0]") != std::string::npos);
   CHECK(predicted.out.find("[prof-1]") != std::string::npos);
+  if (device_of_rank.at(0) != device_of_rank.at(1)) WARN("two GPUs: rank 0 on GPU 0, rank 1 on GPU 1");
   fs::remove_all(folder);
 }
