@@ -1,6 +1,7 @@
-// Kernels for `roofcast tune` and the diagnostics (scripts/tune-validate.sh): five whose
+// Kernels for `roofcast tune` and the diagnostics (scripts/tune-validate.sh): six whose
 // block size is an argument (a triad stream, independent FMA chains over a problem of 1.1
-// H100 waves, a shared-memory tree reduction, a 5-point stencil and a float4 scale), and three
+// H100 waves, a shared-memory tree reduction, a 5-point stencil, a float4 scale, and an SGEMM
+// whose 64 x 64 output tile is shared by 64 to 1024 threads), and three
 // good/bad pairs at one block size
 // (contiguous vs strided loads, uniform vs divergent branches, padded vs conflicting shared
 // tiles in a transpose).
@@ -65,6 +66,39 @@ __global__ void sweep_scale4(float4* __restrict__ out, const float4* __restrict_
   if (i >= n4) return;
   const float4 v = in[i];
   out[i] = make_float4(s * v.x, s * v.y, s * v.z, s * v.w);
+}
+
+// C = A x B for square row-major matrices, one 64 x 64 tile of C per block over k-steps of 16,
+// the steps' A and B tiles staged in shared memory. kThreads threads share the tile: each
+// computes 4096 / kThreads outputs of one column (64 columns x kThreads / 64 row groups), so the
+// block's work and shared memory stay while its threads change (`roofcast tune --fixed-tile`).
+constexpr int kSgemmTile = 64, kSgemmStep = 16;
+template <int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    sweep_sgemm(float* __restrict__ c, const float* __restrict__ a, const float* __restrict__ b, int n) {
+  constexpr int kRowGroups = kThreads / kSgemmTile;
+  constexpr int kRowsPerThread = kSgemmTile / kRowGroups;
+  __shared__ float a_tile[kSgemmTile][kSgemmStep];
+  __shared__ float b_tile[kSgemmStep][kSgemmTile];
+  const int col = threadIdx.x % kSgemmTile, group = threadIdx.x / kSgemmTile;
+  const size_t tile_row = blockIdx.y * size_t{kSgemmTile}, tile_col = blockIdx.x * size_t{kSgemmTile};
+  float acc[kRowsPerThread] = {};
+  for (int k0 = 0; k0 < n; k0 += kSgemmStep) {
+    for (int i = threadIdx.x; i < kSgemmTile * kSgemmStep; i += kThreads) {
+      a_tile[i / kSgemmStep][i % kSgemmStep] = a[(tile_row + i / kSgemmStep) * n + k0 + i % kSgemmStep];
+      b_tile[i / kSgemmTile][i % kSgemmTile] = b[(k0 + i / kSgemmTile) * size_t(n) + tile_col + i % kSgemmTile];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < kSgemmStep; ++k) {
+      const float bk = b_tile[k][col];
+#pragma unroll
+      for (int r = 0; r < kRowsPerThread; ++r) acc[r] = fmaf(a_tile[group + r * kRowGroups][k], bk, acc[r]);
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int r = 0; r < kRowsPerThread; ++r) c[(tile_row + group + r * kRowGroups) * n + tile_col + col] = acc[r];
 }
 
 // One element per thread, a tree in shared memory (blockDim.x floats), one atomic per block.
@@ -230,6 +264,42 @@ int main(int argc, char** argv) {
                            [&](size_t i) { return fma_chains(in[i]); }, 1e-4f);
       timed(kernel, threads, launch);
     }
+  } else if (kernel == "sweep_sgemm") {
+    const int n = small ? 256 : 4096;
+    print_header("tune_sweep", kernel + ", " + std::to_string(n) + "^2 floats, 64 x 64 tiles");
+    const size_t elements = size_t(n) * n;
+    std::vector<float> a(elements), b(elements);
+    fill_uniform(a, -1.0f, 1.0f, fresh_seed());
+    fill_uniform(b, -1.0f, 1.0f, fresh_seed() + 1);
+    DeviceBuffer<float> a_d(elements), b_d(elements), c_d(elements);
+    a_d.upload(a);
+    b_d.upload(b);
+    const dim3 grid(n / kSgemmTile, n / kSgemmTile);
+    auto launch = [&](unsigned threads) {
+      switch (threads) {
+        case 64: sweep_sgemm<64><<<grid, 64>>>(c_d.get(), a_d.get(), b_d.get(), n); break;
+        case 128: sweep_sgemm<128><<<grid, 128>>>(c_d.get(), a_d.get(), b_d.get(), n); break;
+        case 256: sweep_sgemm<256><<<grid, 256>>>(c_d.get(), a_d.get(), b_d.get(), n); break;
+        case 512: sweep_sgemm<512><<<grid, 512>>>(c_d.get(), a_d.get(), b_d.get(), n); break;
+        case 1024: sweep_sgemm<1024><<<grid, 1024>>>(c_d.get(), a_d.get(), b_d.get(), n); break;
+      }
+    };
+    for (unsigned threads : blocks) {
+      if (threads % kSgemmTile != 0 || (kSgemmTile * kSgemmTile) % threads != 0) {
+        std::fprintf(stderr, "error: --blocks: sweep_sgemm runs 64, 128, 256, 512 or 1024 threads, not %u\n", threads);
+        return 2;
+      }
+      c_d.poison();
+      launch(threads);
+      ROOFCAST_CHECK_LAUNCH();
+      ok &= check_elements(kernel + "@" + std::to_string(threads), c_d.download(), [&](size_t i) {
+        const size_t row = i / n, col = i % n;
+        double sum = 0;
+        for (int k = 0; k < n; ++k) sum += double(a[row * n + k]) * b[size_t(k) * n + col];
+        return static_cast<float>(sum);
+      }, 1e-3f);
+      timed(kernel, threads, launch);
+    }
   } else if (kernel == "sweep_reduce") {
     const size_t n = small ? (size_t{1} << 16) : (size_t{1} << 25);
     print_header("tune_sweep", kernel + ", " + std::to_string(n) + " floats");
@@ -328,7 +398,7 @@ int main(int argc, char** argv) {
     timed(kernel, 256, launch);
   } else {
     std::fprintf(stderr,
-                 "error: --kernel: one of sweep_triad, sweep_fma, sweep_reduce, sweep_stencil, sweep_scale4, access_contiguous, access_strided, "
+                 "error: --kernel: one of sweep_triad, sweep_fma, sweep_reduce, sweep_stencil, sweep_scale4, sweep_sgemm, access_contiguous, access_strided, "
                  "branch_divergent, branch_uniform, transpose_conflicting, transpose_padded\n");
     return 2;
   }

@@ -26,6 +26,7 @@ struct TuneOptions {
   std::vector<int> registers;
   std::vector<double> shared_bytes;
   std::vector<double> work_per_thread;
+  bool fixed_tile = false;
   std::vector<double> grid_blocks_per_sm;
   double threads = 0;
   int top = 5;
@@ -132,8 +133,13 @@ void run_tune(const TuneOptions& options) {
     if (!(s >= 0) || s > 1e9) throw InputError("--shared-bytes: each size must be in [0, 1e9] bytes");
   std::vector<std::array<double, 3>> blocks;
   for (const auto& text : options.block_sizes) blocks.push_back(parse_block(text));
-  const auto candidates = candidate_space(blocks, options.registers, options.shared_bytes, options.work_per_thread,
-                                          options.grid_blocks_per_sm);
+  if (options.fixed_tile && (!options.work_per_thread.empty() || !options.grid_blocks_per_sm.empty()))
+    throw InputError("--fixed-tile sets each thread's work from its block size: leave out --work-per-thread and "
+                     "--grid-blocks-per-sm");
+  const auto candidates =
+      options.fixed_tile ? fixed_tile_candidates(kernel, blocks, options.registers, options.shared_bytes)
+                         : candidate_space(blocks, options.registers, options.shared_bytes, options.work_per_thread,
+                                           options.grid_blocks_per_sm);
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
 
   std::vector<LaunchTuning> tunings;
@@ -196,6 +202,9 @@ void add_tune_command(CLI::App& app) {
   command->add_option("--work-per-thread", options->work_per_thread,
                       "Work of one thread as a multiple of the profiled thread's (coarsening; default 1)")
       ->delimiter(',');
+  command->add_flag("--fixed-tile", options->fixed_tile,
+                    "Each block keeps the profiled block's tile of work and shared memory, its threads sharing it "
+                    "(work per thread = profiled threads per block / the candidate's)");
   command->add_option("--grid-blocks-per-sm", options->grid_blocks_per_sm,
                       "Also try persistent grids of this many blocks per SM, each thread doing its share of the problem")
       ->delimiter(',');

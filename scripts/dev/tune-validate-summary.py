@@ -9,7 +9,9 @@ import re
 import sys
 from pathlib import Path
 
-SWEEPS = ["sweep_triad", "sweep_fma", "sweep_reduce", "sweep_stencil", "sweep_scale4"]
+SWEEPS = ["sweep_triad", "sweep_fma", "sweep_reduce", "sweep_stencil", "sweep_scale4", "sweep_sgemm"]
+# Tuned with --fixed-tile: each block size has its own work per thread.
+FIXED_TILE = {"sweep_sgemm"}
 PAIRS = [("access_strided", "access_contiguous", "uncoalesced global loads"),
          ("branch_divergent", "branch_uniform", "warp divergence"),
          ("transpose_conflicting", "transpose_padded", "shared-memory bank conflicts")]
@@ -60,7 +62,7 @@ def sweep(run, kernel):
         return result
     predicted = {}
     for launch in tune["devices"][0]["launches"]:
-        if "predicted_ms" in launch and launch["work_per_thread"] == 1:
+        if "predicted_ms" in launch and (launch["work_per_thread"] == 1 or kernel in FIXED_TILE):
             predicted[int(launch["threads_per_block"])] = launch.get("predicted_ms_per_launch", launch["predicted_ms"])
     times = measured(run / f"{kernel}-measured.txt")
     common = sorted(set(predicted) & set(times))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine: validates `roofcast tune` and the diagnostics of `roofcast explain`
 # (docs/tuning.md) with roofcast-workload-tune_sweep.
-#   1. Block-size sweeps (sweep_triad, sweep_fma, sweep_reduce, sweep_stencil, sweep_scale4): profile one configuration
+#   1. Block-size sweeps (sweep_triad, sweep_fma, sweep_reduce, sweep_stencil, sweep_scale4, and
+#      sweep_sgemm over SGEMM_BLOCKS with --fixed-tile; SWEEPS picks some): profile one configuration
 #      (PROFILED_BLOCK threads), `roofcast tune` over BLOCKS, measure every one of them; the
 #      Spearman rank correlation of predicted and measured times, and how far the measured
 #      time of the predicted best is from the measured best.
@@ -13,6 +14,8 @@
 # Environment (defaults in brackets):
 #   DEVICE_JSON     the target's device profile [benched here first: device.json, kept in $OUT]
 #   BLOCKS          block sizes to tune over [32,64,...,1024]
+#   SGEMM_BLOCKS    sweep_sgemm's [64,128,256,512,1024]
+#   SWEEPS, PAIRS   the sweeps and the pair kernels to run [all; PAIRS="" runs none]
 #   PROFILED_BLOCK  the configuration that is profiled [256]
 #   RUN_ARGS        arguments of every measured run [--warmups 3 --repeats 20]
 #   BUILD           build folder [build-gpu-tune]
@@ -24,6 +27,7 @@ OUT=${OUT:-$ROOT/tune-validate-out}
 BUILD=${BUILD:-build-gpu-tune}
 DEVICE_JSON=${DEVICE_JSON:-}
 BLOCKS=${BLOCKS:-32,64,96,128,160,192,256,320,384,512,640,768,1024}
+SGEMM_BLOCKS=${SGEMM_BLOCKS:-64,128,256,512,1024}
 PROFILED_BLOCK=${PROFILED_BLOCK:-256}
 RUN_ARGS=${RUN_ARGS:-"--warmups 3 --repeats 20"}
 RUN=$ROOT/$BUILD/tune-validate-run
@@ -56,16 +60,19 @@ profile() {  # NAME KERNEL: a kernel profile of one launch configuration
     >"$RUN/$1-profile.log" 2>&1 || echo "profile $1 failed (see $1-profile.log)"
 }
 
-for kernel in sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4; do
+for kernel in ${SWEEPS:-sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4 sweep_sgemm}; do
   profile "$kernel" "$kernel"
-  "$BIN/roofcast" tune --profile "$RUN/$kernel.json" --device "$DEVICE_JSON" --block-sizes "$BLOCKS" --top 3 \
-    >"$RUN/$kernel-tune.txt" 2>&1
-  "$BIN/roofcast" tune --profile "$RUN/$kernel.json" --device "$DEVICE_JSON" --block-sizes "$BLOCKS" --top 3 \
-    --format json >"$RUN/$kernel-tune.json" 2>"$RUN/$kernel-tune-json.log"
-  "$W" --kernel "$kernel" --blocks "$BLOCKS" $RUN_ARGS >"$RUN/$kernel-measured.txt" 2>&1
+  blocks=$BLOCKS tile=()
+  # The SGEMM's block keeps its 64 x 64 output tile: its threads share it (--fixed-tile).
+  [[ $kernel == sweep_sgemm ]] && blocks=$SGEMM_BLOCKS tile=(--fixed-tile)
+  "$BIN/roofcast" tune --profile "$RUN/$kernel.json" --device "$DEVICE_JSON" --block-sizes "$blocks" "${tile[@]}" \
+    --top 3 >"$RUN/$kernel-tune.txt" 2>&1
+  "$BIN/roofcast" tune --profile "$RUN/$kernel.json" --device "$DEVICE_JSON" --block-sizes "$blocks" "${tile[@]}" \
+    --top 3 --format json >"$RUN/$kernel-tune.json" 2>"$RUN/$kernel-tune-json.log"
+  "$W" --kernel "$kernel" --blocks "$blocks" $RUN_ARGS >"$RUN/$kernel-measured.txt" 2>&1
 done
 
-for kernel in access_strided access_contiguous branch_divergent branch_uniform transpose_conflicting transpose_padded; do
+for kernel in ${PAIRS-access_strided access_contiguous branch_divergent branch_uniform transpose_conflicting transpose_padded}; do
   profile "$kernel" "$kernel"
   "$BIN/roofcast" explain --profile "$RUN/$kernel.json" --device "$DEVICE_JSON" >"$RUN/$kernel-explain.txt" 2>&1
   "$W" --kernel "$kernel" $RUN_ARGS >"$RUN/$kernel-measured.txt" 2>&1

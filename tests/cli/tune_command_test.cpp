@@ -54,6 +54,24 @@ TEST_CASE("tune prints a table and CSV, and refuses what it cannot tune") {
                                        "--block-sizes", "16x0"});
   CHECK(bad_block.exit_code == 1);
   CHECK_THAT(bad_block.err, Catch::Contains("--block-sizes 16x0"));
+  const auto tile_and_work = run_roofcast({"tune", "--profile", kRun + "profiles/sweep_fma.json", "--device", kDevice,
+                                           "--fixed-tile", "--work-per-thread", "2"});
+  CHECK(tile_and_work.exit_code == 1);
+  CHECK_THAT(tile_and_work.err, Catch::Contains("--fixed-tile"));
+}
+
+TEST_CASE("tune --fixed-tile gives each block size the work per thread that covers the profiled tile") {
+  const auto result = run_roofcast({"tune", "--profile", kRun + "profiles/sweep_reduce.json", "--device", kDevice,
+                                    "--block-sizes", "64,1024", "--fixed-tile", "--format", "json"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto launches = nlohmann::json::parse(result.out)["devices"][0]["launches"];
+  REQUIRE(launches.size() == 3);  // and the profiled 256
+  for (const auto& launch : launches) {
+    const double threads = launch["threads_per_block"];
+    CHECK(launch["work_per_thread"].get<double>() == Approx(256 / threads));
+    CHECK(launch["blocks"] == launches[0]["blocks"]);
+  }
 }
 
 TEST_CASE("explain diagnoses the bad variant and leaves the good one alone") {

@@ -261,3 +261,23 @@ TEST_CASE("tune: a problem of twice the threads does twice the work") {
   const KernelRecord doubled = kernel_with_launch(k, block_of(256), round_device(), 102400);
   CHECK(std::get<KernelCounters>(doubled.description).thesis.inst_executed == Approx(2e9));
 }
+
+TEST_CASE("tune --fixed-tile: each block keeps the profiled block's tile, its threads share the work") {
+  // 2000 blocks of 256 threads with 8 KiB of shared tiles each.
+  auto k = kernel(2000, 256, 1000, 7);
+  k.launch_shapes.front().static_shared_bytes = 8192;
+  const auto candidates = fixed_tile_candidates(k, {{64, 1, 1}, {256, 1, 1}, {32, 32, 1}}, {}, {});
+  REQUIRE(candidates.size() == 3);
+  CHECK(candidates[0].work_per_thread == Approx(4));
+  CHECK(candidates[1].work_per_thread == Approx(1));
+  CHECK(candidates[2].work_per_thread == Approx(0.25));
+  for (const auto& c : candidates) CHECK(c.shared_bytes == Approx(8192));
+  const auto t = tune_launch(k, round_device(), candidates);
+  for (double threads : {64.0, 256.0, 1024.0}) {
+    INFO(threads);
+    CHECK(with_threads(t, threads).shape.blocks() == 2000);  // the grid stays: one block per tile
+    CHECK(with_threads(t, threads).shape.shared_bytes_per_block() == Approx(8192));
+  }
+  // Given shared sizes replace the tile's.
+  CHECK(fixed_tile_candidates(k, {{128, 1, 1}}, {}, {4096, 16384}).size() == 2);
+}

@@ -147,6 +147,22 @@ std::vector<LaunchCandidate> candidate_space(const std::vector<std::array<double
   return out;
 }
 
+std::vector<LaunchCandidate> fixed_tile_candidates(const KernelRecord& kernel,
+                                                   const std::vector<std::array<double, 3>>& blocks,
+                                                   const std::vector<int>& registers,
+                                                   const std::vector<double>& shared_bytes) {
+  const LaunchShape& profiled = profiled_shape(kernel);
+  const std::vector<double> tile_shared =
+      shared_bytes.empty() ? std::vector<double>{profiled.shared_bytes_per_block()} : shared_bytes;
+  std::vector<LaunchCandidate> out;
+  for (const auto& candidate : candidate_space(blocks, registers, tile_shared, {1})) {
+    LaunchCandidate c = candidate;
+    c.work_per_thread = profiled.threads_per_block() / c.threads_per_block();
+    out.push_back(c);
+  }
+  return out;
+}
+
 PipesPrediction predict_launch(const KernelRecord& kernel, const DeviceProfile& device) {
   PipesPrediction p = predict_pipes(kernel, device);
   const auto rate = device.extra_throughput.find(kBlockDispatch);

@@ -36,6 +36,15 @@ std::vector<LaunchCandidate> candidate_space(const std::vector<std::array<double
                                              const std::vector<double>& work_per_thread,
                                              const std::vector<double>& grid_blocks_per_sm = {});
 
+// A tile kernel whose blocks each cover a fixed tile of the problem, their threads sharing it
+// (an SGEMM's output tile): every candidate block keeps the profiled block's work and shared
+// memory (unless `shared_bytes` are given), so a thread of a block of T threads does
+// (profiled threads per block / T) times the profiled thread's work. The grid stays.
+std::vector<LaunchCandidate> fixed_tile_candidates(const KernelRecord& kernel,
+                                                   const std::vector<std::array<double, 3>>& blocks,
+                                                   const std::vector<int>& registers,
+                                                   const std::vector<double>& shared_bytes);
+
 struct TunedLaunch {
   LaunchCandidate candidate;  // work_per_thread: what each thread does (a persistent grid's share)
   bool profiled = false;      // the configuration the profile measured
