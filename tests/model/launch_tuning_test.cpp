@@ -281,23 +281,3 @@ TEST_CASE("tune --fixed-tile: each block keeps the profiled block's tile, its th
   // Given shared sizes replace the tile's.
   CHECK(fixed_tile_candidates(k, {{128, 1, 1}}, {}, {4096, 16384}).size() == 2);
 }
-
-TEST_CASE("tune: a block the profiled registers would not fit is taken as compiled to fit it") {
-  const OccupancyLimits limits = round_device().occupancy;  // 64 K registers, allocated 256 per warp
-  CHECK(registers_to_fit(94, 512, limits) == 94);
-  CHECK(registers_to_fit(94, 1024, limits) == 64);
-  CHECK(registers_to_fit(255, 256, limits) == 255);
-  CHECK(registers_to_fit(200, 1000, limits) == 64);  // 32 warps of 2048 registers
-  CHECK(registers_to_fit(0, 1024, limits) == 0);      // unknown stays unknown
-  auto k = kernel(2000, 256, 1000, 7);
-  k.launch_shapes.front().registers_per_thread = 94;
-  const auto t = tune_launch(k, round_device(), {block_of(1024), block_of(1024, 94)});
-  const auto& capped = with_threads(t, 1024, 64);
-  CHECK(capped.problem.empty());
-  CHECK(capped.occupancy.blocks_per_sm == 1);
-  bool noted = false;
-  for (const auto& note : capped.prediction.notes) noted = noted || note.find("__launch_bounds__") != std::string::npos;
-  CHECK(noted);
-  // Registers the user gives are kept, and such a block cannot launch.
-  CHECK_FALSE(with_threads(t, 1024, 94).problem.empty());
-}

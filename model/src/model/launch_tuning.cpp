@@ -121,12 +121,6 @@ TunedLaunch tuned(const KernelRecord& kernel, const LaunchCandidate& candidate, 
     t.tail_idle_share = 1 - per_sm / busiest_slots;
   }
   t.prediction = predict_launch(recut, device);
-  if (const int profiled = profiled_shape(kernel).registers_per_thread;
-      candidate.registers_per_thread <= 0 && t.shape.registers_per_thread < profiled)
-    t.prediction.notes.push_back(fmt::format("{} registers per thread, not the profiled {}: a block of {:.0f} threads "
-                                             "fits only so (as __launch_bounds__ makes the compiler do; spills are not "
-                                             "modelled)",
-                                             t.shape.registers_per_thread, profiled, threads));
   t.per_launch_ms = t.prediction.predicted_ms / static_cast<double>(std::max<int64_t>(recut.invocations, 1));
   return t;
 }
@@ -201,16 +195,6 @@ const LaunchShape& profiled_shape(const KernelRecord& kernel) {
   return *most;
 }
 
-int registers_to_fit(int registers, double threads_per_block, const OccupancyLimits& limits) {
-  constexpr double kWarp = 32, kMaxRegistersPerThread = 255;
-  const double warps = std::ceil(threads_per_block / kWarp);
-  const double unit = limits.register_allocation_unit > 0 ? limits.register_allocation_unit : 1;
-  if (registers <= 0 || warps <= 0 || limits.registers_per_sm <= 0) return registers;
-  if (std::ceil(registers * kWarp / unit) * unit * warps <= limits.registers_per_sm) return registers;
-  const double per_warp = std::floor(limits.registers_per_sm / warps / unit) * unit;
-  return static_cast<int>(std::min(kMaxRegistersPerThread, std::floor(per_warp / kWarp)));
-}
-
 KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidate& candidate,
                                 const DeviceProfile& device, double problem_threads) {
   const LaunchShape& reference = profiled_shape(kernel);
@@ -226,9 +210,8 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
   if (candidate.grid_blocks_per_sm > 0 && device.sm_count > 0)
     shape.grid = {std::max(1.0, std::round(candidate.grid_blocks_per_sm * device.sm_count)), 1, 1};
   shape.invocations = std::max<int64_t>(kernel.invocations, 1);
-  shape.registers_per_thread = candidate.registers_per_thread > 0
-                                   ? candidate.registers_per_thread
-                                   : registers_to_fit(reference.registers_per_thread, threads, device.occupancy);
+  shape.registers_per_thread =
+      candidate.registers_per_thread > 0 ? candidate.registers_per_thread : reference.registers_per_thread;
   shape.dynamic_shared_bytes = candidate.shared_bytes
                                    ? *candidate.shared_bytes
                                    : reference.shared_bytes_per_block() / reference.threads_per_block() * threads;

@@ -74,13 +74,6 @@ std::string tuning_problem(const KernelRecord& kernel);
 // The launch shape the profile recorded most often: the one that tuning starts from.
 const LaunchShape& profiled_shape(const KernelRecord& kernel);
 
-// A kernel built for a block size has registers enough for one block to fit an SM:
-// `__launch_bounds__(threads)` (or -maxrregcount) makes the compiler hold each thread under what
-// the register file leaves it. `registers` when a block of `threads_per_block` fits with them,
-// else the most that fit (spills are not modelled). Candidates with registers "as profiled"
-// are re-cut with these.
-int registers_to_fit(int registers, double threads_per_block, const OccupancyLimits& limits);
-
 // The kernel re-cut into `candidate` for a problem of `problem_threads` threads (0: the profiled
 // grid x block; another size scales every total of work with it): its launch shape and the
 // counters that depend on it (warps launched, achieved
