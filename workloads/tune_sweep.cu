@@ -5,7 +5,7 @@
 // good/bad pairs at one block size
 // (contiguous vs strided loads, uniform vs divergent branches, padded vs conflicting shared
 // tiles in a transpose).
-//   roofcast-workload-tune_sweep --kernel NAME [--blocks 64,128,...] [--small] [--warmups N] [--repeats N]
+//   roofcast-workload-tune_sweep --kernel NAME [--blocks 64,128,...] [--fma-threads N] [--small] [--warmups N] [--repeats N]
 // prints one timing line per block size, named NAME@THREADS.
 #include <algorithm>
 #include <cmath>
@@ -207,10 +207,12 @@ bool check_elements(const std::string& name, const std::vector<float>& got, Want
 int main(int argc, char** argv) {
   std::string kernel;
   std::vector<unsigned> blocks{256};
+  size_t fma_threads = 300000;  // sweep_fma's problem: 1.1 waves of full-occupancy blocks on a 132-SM H100
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--kernel") == 0 && i + 1 < argc) kernel = argv[++i];
     else if (std::strcmp(argv[i], "--blocks") == 0 && i + 1 < argc) blocks = parse_blocks(argv[++i]);
+    else if (std::strcmp(argv[i], "--fma-threads") == 0 && i + 1 < argc) fma_threads = std::strtoull(argv[++i], nullptr, 10);
     else rest.push_back(argv[i]);
   }
   const Options options = parse_options(static_cast<int>(rest.size()), rest.data(), "tune_sweep",
@@ -248,8 +250,11 @@ int main(int argc, char** argv) {
       timed(kernel, threads, launch);
     }
   } else if (kernel == "sweep_fma") {
-    // 300,000 threads: 1.1 waves of full-occupancy blocks on a 132-SM H100.
-    const size_t n = small ? 4096 : 300000;
+    if (fma_threads < 1 || fma_threads > (size_t{1} << 30)) {
+      std::fprintf(stderr, "error: --fma-threads: expected 1 to 2^30 threads\n");
+      return 2;
+    }
+    const size_t n = small ? 4096 : fma_threads;
     print_header("tune_sweep", kernel + ", " + std::to_string(n) + " threads of 4 x " + std::to_string(kFmaSteps) + " FMAs");
     std::vector<float> in(n);
     fill_uniform(in, -1.0f, 1.0f, fresh_seed());
