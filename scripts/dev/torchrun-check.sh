@@ -20,7 +20,6 @@ for rank in 0 1; do
 import json, sys
 profile = json.load(open(sys.argv[1]))
 kernels = profile["kernels"]
-env = [p.get("env", {}).get("RANK") for p in profile.get("processes", [])]
 profiled = sum(k.get("profiled_invocations", 0) for k in kernels)
 print(f"prof-{sys.argv[2]}.json: {len(kernels)} kernels, {sum(k['invocations'] for k in kernels)} launches, "
       f"{profiled} profiled, processes {len(profile.get('processes', []))}")
