@@ -111,8 +111,11 @@ bool LaunchSampler::take(const SampleShape& shape) {
 
 void LaunchSampler::observe(const SampleShape& shape, std::vector<double> instruction_counts) {
   if (!leave_differing_ || instruction_counts.empty() || plan_.launches(shape)) return;
-  const auto [first, added] = first_counts_.try_emplace(shape, std::move(instruction_counts));
-  if (!added && !same_instruction_counts(first->second, instruction_counts)) differing_.insert(shape);
+  const auto first = first_counts_.find(shape);
+  if (first == first_counts_.end())
+    first_counts_.emplace(shape, std::move(instruction_counts));
+  else if (!same_instruction_counts(first->second, instruction_counts))
+    differing_.insert(shape);
 }
 
 }  // namespace roofcast::profiler

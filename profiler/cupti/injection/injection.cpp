@@ -115,7 +115,7 @@ bool sampled(const LaunchInfo& launch) {
   }
   const SampleShape shape{launch.name, launch.grid, launch.block};
   // Diagnosis: a shape the counter run's plan lacks, once.
-  if (env("ROOFCAST_PROFILE_DEBUG") && g->sampler_has_plan && !g->sampler->planned(shape) &&
+  if (g->sampler_has_plan && env("ROOFCAST_PROFILE_DEBUG") && !g->sampler->planned(shape) &&
       g->unplanned_reported.insert(shape).second)
     g->writer->write({{collector_record::kType, collector_record::kDebug},
                       {"unplanned_shape", launch.name},
