@@ -281,3 +281,25 @@ TEST_CASE("tune --fixed-tile: each block keeps the profiled block's tile, its th
   // Given shared sizes replace the tile's.
   CHECK(fixed_tile_candidates(k, {{128, 1, 1}}, {}, {4096, 16384}).size() == 2);
 }
+
+TEST_CASE("tune --fixed-tile: waits for memory and at barriers stay per warp, other waits per instruction") {
+  auto k = kernel(2000, 256, 1000, 7);
+  auto& extra = std::get<KernelCounters>(k.description).extra;
+  extra["smsp__warps_issue_stalled_long_scoreboard.sum"] = 8e6;
+  extra["smsp__warps_issue_stalled_barrier.sum"] = 2e6;
+  const auto candidates = fixed_tile_candidates(k, {{512, 1, 1}, {128, 1, 1}}, {}, {});
+  for (const auto& candidate : candidates) {
+    INFO(candidate.threads_per_block());
+    CHECK(candidate.fixed_tile);
+    const KernelRecord recut = kernel_with_launch(k, candidate, round_device());
+    const auto& stalls = std::get<KernelCounters>(recut.description).extra;
+    const double warp_ratio = candidate.threads_per_block() / 256;  // same grid, warps per block change
+    CHECK(stalls.at("smsp__warps_issue_stalled_long_scoreboard.sum") == Approx(8e6 * warp_ratio));
+    CHECK(stalls.at("smsp__warps_issue_stalled_barrier.sum") == Approx(2e6 * warp_ratio));
+    CHECK(stalls.at("smsp__warps_issue_stalled_wait.sum") == Approx(7 * 2000 * 8 * 1000));  // as profiled
+  }
+  // A block size re-cut without --fixed-tile keeps every total.
+  const KernelRecord plain = kernel_with_launch(k, block_of(512), round_device());
+  CHECK(std::get<KernelCounters>(plain.description).extra.at("smsp__warps_issue_stalled_long_scoreboard.sum") ==
+        Approx(8e6));
+}

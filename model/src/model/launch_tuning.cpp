@@ -16,6 +16,10 @@ constexpr double kWarpSize = 32;
 // CUDA's limit on threads per block on every architecture since Fermi.
 constexpr double kMaxThreadsPerBlock = 1024;
 constexpr const char* kWarpsLaunched = "sm__warps_launched.sum";
+// Warp stall reasons that a tile kernel's warp has once per tile step (--fixed-tile).
+constexpr const char* kPerTileStepStalls[] = {"smsp__warps_issue_stalled_long_scoreboard.sum",
+                                              "smsp__warps_issue_stalled_barrier.sum",
+                                              "smsp__warps_issue_stalled_membar.sum"};
 constexpr const char* kAchievedOccupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
 constexpr const char* kBlockDispatch = "block_dispatch_gblocks";
 // Counters of global atomics: the instructions, their L1 and L2 requests and sectors, and the
@@ -158,6 +162,7 @@ std::vector<LaunchCandidate> fixed_tile_candidates(const KernelRecord& kernel,
   for (const auto& candidate : candidate_space(blocks, registers, tile_shared, {1})) {
     LaunchCandidate c = candidate;
     c.work_per_thread = profiled.threads_per_block() / c.threads_per_block();
+    c.fixed_tile = true;
     out.push_back(c);
   }
   return out;
@@ -245,6 +250,13 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
   const auto& measured = std::get<KernelCounters>(kernel.description).extra;
   if (auto it = counters->extra.find(kWarpsLaunched); it != counters->extra.end())
     it->second = counter(measured, kWarpsLaunched) * warp_ratio;
+  // A fixed tile: a thread's share of each tile step's work changes with its block, but not
+  // the steps. Each warp still loads its part of every step's tile (one wait for memory) and
+  // meets every barrier, so those waits stay per warp: their totals follow the warps, while the
+  // other waits stay with the instructions.
+  if (candidate.fixed_tile)
+    for (const char* name : kPerTileStepStalls)
+      if (auto it = counters->extra.find(name); it != counters->extra.end()) it->second *= warp_ratio;
   if (atomics_per_block(kernel, std::get<KernelCounters>(kernel.description))) {
     const double block_ratio = shape.blocks() / profiled_blocks_per_launch(kernel);
     for (const char* name : kGlobalAtomicCounters)

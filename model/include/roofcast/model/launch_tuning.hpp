@@ -25,6 +25,9 @@ struct LaunchCandidate {
   // > 0: a persistent grid of this many blocks per SM of the target, each thread doing what
   // share of the problem that leaves (work_per_thread is then ignored).
   double grid_blocks_per_sm = 0;
+  // fixed_tile_candidates(): the block keeps the profiled block's tile, so each warp still waits
+  // for memory and at barriers once per tile step (kernel_with_launch keeps those waits per warp).
+  bool fixed_tile = false;
   double threads_per_block() const { return block[0] * block[1] * block[2]; }
 };
 
