@@ -132,8 +132,16 @@ std::string read_text_file(const fs::path& path) {
 }
 
 TextFile::TextFile(const fs::path& path) {
-  // Opened without waiting for a FIFO's writer: only a regular file is read here; anything else
-  // is read by read_text_file, which opens it again and names it in its errors.
+  // Only a regular file is read here; anything else (a FIFO, a device) is left unopened for
+  // read_text_file, which opens it once and names it in its errors. Opening a FIFO here too
+  // would let its writer write into this first opening, whose close loses the text, and then
+  // read_text_file would wait for a writer that has gone.
+  struct stat named {};
+  if (::stat(path.c_str(), &named) != 0 || !S_ISREG(named.st_mode)) {
+    read_ = read_text_file(path);
+    return;
+  }
+  // Non-blocking, should the path have become a FIFO since.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   struct stat status {};
   if (fd >= 0 && ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_size > 0) {
