@@ -31,9 +31,7 @@ struct ShapeLaunches {
   std::map<std::string, std::pair<double, double>> instruction_range;  // of the profiled launches
 };
 
-// Instruction counters: a kernel whose launches do the same work counts the same instructions.
-bool is_instruction_metric(const std::string& metric) { return metric.find("inst_executed") != std::string::npos; }
-
+// Launches alike in work count the same instructions (is_instruction_metric).
 bool same_instructions(const ShapeLaunches& shape) {
   for (const auto& [metric, range] : shape.instruction_range) {
     const auto [low, high] = range;

@@ -14,6 +14,7 @@
 #include "cupti_status.hpp"
 #include "driver_status.hpp"
 #include "roofcast/formats/collector_record_fields.hpp"
+#include "roofcast/profiler/launch_sample.hpp"
 
 namespace roofcast::profiler {
 
@@ -280,7 +281,7 @@ void CounterCollector::record(ContextProfiler& profiler, uint64_t index, const L
   nlohmann::json metrics = nlohmann::json::object();
   for (size_t i = 0; i < metrics_.size(); ++i) {
     metrics[metrics_[i]] = values[i];
-    if (metrics_[i].find("inst_executed") != std::string::npos) last_instruction_counts_.push_back(values[i]);
+    if (is_instruction_metric(metrics_[i])) last_instruction_counts_.push_back(values[i]);
   }
   nlohmann::json line = launch_record(launch, index);
   line[collector_record::kMetricsKey] = metrics;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -55,6 +56,9 @@ class SamplePlan {
 // Two launches of a shape do different work when an instruction counter of theirs differs by
 // more than this share of the larger (the first run's early stop here, and spread_plan.hpp).
 inline constexpr double kInstructionTolerance = 0.02;
+// The counters compared so: instruction counts (`*inst_executed*`), equal for launches doing
+// the same work.
+inline bool is_instruction_metric(std::string_view metric) { return metric.find("inst_executed") != metric.npos; }
 bool same_instruction_counts(const std::vector<double>& a, const std::vector<double>& b);
 
 // The injection's side: counts each shape's launches in this process and says which to profile.
