@@ -47,7 +47,6 @@ struct Injection {
   std::unique_ptr<LaunchFilter> filter;
   std::unique_ptr<LaunchSampler> sampler;  // counter run with --sample N
   int sampler_pid = 0;
-  bool sampler_has_plan = false;
   std::set<SampleShape> unplanned_reported;  // ROOFCAST_PROFILE_DEBUG
   std::unique_ptr<TimingCollector> timing;
   std::unique_ptr<CounterCollector> counters;
@@ -115,7 +114,7 @@ bool sampled(const LaunchInfo& launch) {
   }
   const SampleShape shape{launch.name, launch.grid, launch.block};
   // Diagnosis: a shape the counter run's plan lacks, once.
-  if (g->sampler_has_plan && env("ROOFCAST_PROFILE_DEBUG") && !g->sampler->planned(shape) &&
+  if (g->sampler->has_plan() && env("ROOFCAST_PROFILE_DEBUG") && !g->sampler->planned(shape) &&
       g->unplanned_reported.insert(shape).second)
     g->writer->write({{collector_record::kType, collector_record::kDebug},
                       {"unplanned_shape", launch.name},
@@ -528,7 +527,6 @@ int initialize() {
                                for (const auto& [name, grid, block] : plan->shapes()) keys.push_back({name, grid, block});
                                return keys;
                              }()}});
-        g->sampler_has_plan = plan->size() > 0;
         g->sampler = std::make_unique<LaunchSampler>(std::move(*plan), std::strtoull(sample, nullptr, 10));
         if (const char* leave = env(protocol::kLeaveDifferingVariable); leave && std::strcmp(leave, "1") == 0)
           g->sampler->leave_differing_shapes();

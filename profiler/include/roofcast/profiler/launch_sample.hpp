@@ -69,6 +69,7 @@ class LaunchSampler {
   LaunchSampler(SamplePlan plan, uint64_t sample) : plan_(std::move(plan)), sample_(sample) {}
   bool take(const SampleShape& shape);
   bool planned(const SampleShape& shape) const { return plan_.launches(shape).has_value(); }
+  bool has_plan() const { return plan_.size() > 0; }
   // The first run of --runs auto: a shape not in the plan whose profiled launches count
   // different instructions is profiled no more, since the counter run spreads its sample over
   // the run anyway. observe() gets each profiled launch's instruction counters.
