@@ -2,7 +2,11 @@
 """Summarizes a tune-validate run (scripts/dev/tune-validate.sh): RUN OUT PROFILED_BLOCK.
 
 Sweeps: Spearman rank correlation of predicted and measured times over the block sizes both
-have, and the measured time of the predicted best against the measured best. Pairs: the gain
+have, and the measured time of the predicted best against the measured best. Where the sweep
+was measured a second time (KERNEL-measured-repeat.txt, another process), the Spearman of the
+two measurements: how far the sweep's ranking repeats at all, the most a model can be scored on;
+and how close the contenders are: the spread of the faster half's measured times (the slowest of
+them / the fastest - 1). Pairs: the gain
 `roofcast explain` predicts for fixing the bad variant against the measured bad/good ratio."""
 import json
 import re
@@ -74,6 +78,10 @@ def sweep(run, kernel):
     best_predicted = min(common, key=lambda t: predicted[t])
     best_measured = min(common, key=lambda t: times[t])
     top = [t for t in sorted(common, key=lambda t: predicted[t])[:3]]
+    repeat = measured(run / f"{kernel}-measured-repeat.txt")
+    repeated = [t for t in common if t in repeat]
+    if len(repeated) >= 3:
+        result["measurement_spearman"] = spearman([times[t] for t in repeated], [repeat[t] for t in repeated])
     result.update({
         "configurations": [{"threads": t, "predicted_ms": predicted[t], "measured_ms": times[t]} for t in common],
         "spearman": spearman(p, m),
@@ -84,6 +92,7 @@ def sweep(run, kernel):
         "predicted_best_off": times[best_predicted] / times[best_measured] - 1,
         "top3_contains_best": best_measured in top,
         "top3_best_off": min(times[t] for t in top) / times[best_measured] - 1,
+        "faster_half_spread": sorted(m)[(len(m) - 1) // 2] / min(m) - 1,
     })
     return result
 
@@ -120,15 +129,17 @@ def main():
     lines = ["# roofcast tune and diagnostics on the GPU", "", "```", env.strip(), "```", "",
              f"## Block-size sweeps (profiled at {profiled} threads per block)", "",
              "| kernel | configs | Spearman | predicted best | its measured ms | measured best | measured best ms | "
-             "predicted best off by | best of predicted top 3 off by |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "predicted best off by | best of predicted top 3 off by | faster half's spread | Spearman of two measurements |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for s in sweeps:
         if "error" in s:
-            lines.append(f"| {s['kernel']} | {s['error']} | | | | | | | |")
+            lines.append(f"| {s['kernel']} | {s['error']} | | | | | | | | | |")
             continue
+        repeats = f"{s['measurement_spearman']:.2f}" if "measurement_spearman" in s else "-"
         lines.append(f"| {s['kernel']} | {len(s['configurations'])} | {s['spearman']:.2f} | {s['predicted_best']} | "
                      f"{s['predicted_best_measured_ms']:.4f} | {s['measured_best']} | {s['measured_best_ms']:.4f} | "
-                     f"{100 * s['predicted_best_off']:.1f} % | {100 * s['top3_best_off']:.1f} % |")
+                     f"{100 * s['predicted_best_off']:.1f} % | {100 * s['top3_best_off']:.1f} % | "
+                     f"{100 * s['faster_half_spread']:.1f} % | {repeats} |")
     lines += ["", "Per configuration (threads: predicted ms / measured ms):", ""]
     for s in sweeps:
         if "error" not in s:

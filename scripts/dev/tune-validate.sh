@@ -5,7 +5,8 @@
 #      sweep_sgemm over SGEMM_BLOCKS with --fixed-tile; SWEEPS picks some): profile one configuration
 #      (PROFILED_BLOCK threads), `roofcast tune` over BLOCKS, measure every one of them; the
 #      Spearman rank correlation of predicted and measured times, and how far the measured
-#      time of the predicted best is from the measured best.
+#      time of the predicted best is from the measured best. Each sweep is measured a second
+#      time, after all the others, to show how far its measured ranking repeats.
 #   2. Good/bad pairs (strided/contiguous loads, divergent/uniform branches, conflicting/padded
 #      shared tiles): profile and measure both; the gain `roofcast explain` predicts for fixing
 #      the bad one against the measured gain (bad time / good time).
@@ -17,6 +18,8 @@
 #   SGEMM_BLOCKS    sweep_sgemm's [64,128,256,512,1024]
 #   SWEEPS, PAIRS   the sweeps and the pair kernels to run [all; PAIRS="" runs none]
 #   PROFILED_BLOCK  the configuration that is profiled [256]
+#   PROFILE_EACH    sweeps whose every configuration is also profiled and explained on its own
+#                   (KERNEL@THREADS.json, KERNEL@THREADS-explain.txt) [none]
 #   RUN_ARGS        arguments of every measured run [--warmups 3 --repeats 20]
 #   BUILD           build folder [build-gpu-tune]
 set -uo pipefail
@@ -55,9 +58,9 @@ fi
   git -C "$ROOT" rev-parse HEAD 2>/dev/null || true
 } >"$OUT/environment.txt"
 
-profile() {  # NAME KERNEL: a kernel profile of one launch configuration
-  "$BIN/roofcast" profile -o "$RUN/$1.json" -- "$W" --kernel "$2" --blocks "$PROFILED_BLOCK" --warmups 0 --repeats 1 \
-    >"$RUN/$1-profile.log" 2>&1 || echo "profile $1 failed (see $1-profile.log)"
+profile() {  # NAME KERNEL [THREADS]: a kernel profile of one launch configuration
+  "$BIN/roofcast" profile -o "$RUN/$1.json" -- "$W" --kernel "$2" --blocks "${3:-$PROFILED_BLOCK}" --warmups 0 \
+    --repeats 1 >"$RUN/$1-profile.log" 2>&1 || echo "profile $1 failed (see $1-profile.log)"
 }
 
 for kernel in ${SWEEPS:-sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4 sweep_sgemm}; do
@@ -70,6 +73,20 @@ for kernel in ${SWEEPS:-sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_s
   "$BIN/roofcast" tune --profile "$RUN/$kernel.json" --device "$DEVICE_JSON" --block-sizes "$blocks" "${tile[@]}" \
     --top 3 --format json >"$RUN/$kernel-tune.json" 2>"$RUN/$kernel-tune-json.log"
   "$W" --kernel "$kernel" --blocks "$blocks" $RUN_ARGS >"$RUN/$kernel-measured.txt" 2>&1
+  if [[ " ${PROFILE_EACH:-} " == *" $kernel "* ]]; then
+    for threads in ${blocks//,/ }; do
+      profile "$kernel@$threads" "$kernel" "$threads"
+      "$BIN/roofcast" explain --profile "$RUN/$kernel@$threads.json" --device "$DEVICE_JSON" \
+        >"$RUN/$kernel@$threads-explain.txt" 2>&1
+    done
+  fi
+done
+
+# Each sweep measured once more, in another process after all the others: does its ranking repeat?
+for kernel in ${SWEEPS:-sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4 sweep_sgemm}; do
+  blocks=$BLOCKS
+  [[ $kernel == sweep_sgemm ]] && blocks=$SGEMM_BLOCKS
+  "$W" --kernel "$kernel" --blocks "$blocks" $RUN_ARGS >"$RUN/$kernel-measured-repeat.txt" 2>&1
 done
 
 for kernel in ${PAIRS-access_strided access_contiguous branch_divergent branch_uniform transpose_conflicting transpose_padded}; do
