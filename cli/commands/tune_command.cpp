@@ -150,7 +150,7 @@ void run_tune(const TuneOptions& options) {
     for (const auto& tuning : tunings) {
       nlohmann::json launches = nlohmann::json::array();
       for (size_t i = 0; i < tuning.ranked.size(); ++i) launches.push_back(launch_json(tuning.ranked[i], i + 1));
-      devices_json.push_back({{"device", tuning.device}, {"launches", launches}});
+      devices_json.push_back({{"device", tuning.device}, {"launches", launches}, {"not_modelled", tuning.not_modelled}});
     }
     std::cout << json_text({{"format", "roofcast-tune"}, {"version", 1}, {"model", "pipes"},
                             {"profile", printable(options.profile)}, {"kernel", kernel.name},
@@ -168,6 +168,9 @@ void run_tune(const TuneOptions& options) {
   }
   if (options.format == "csv") {
     write_csv(table, std::cout);
+    for (const auto& tuning : tunings)
+      for (const auto& note : tuning.not_modelled)
+        std::cerr << fmt::format("roofcast tune: {}: {}\n", printable(tuning.device), printable(note));
     return;
   }
   std::cout << fmt::format("Kernel {} of {}: {:.0f} threads of work, model pipes; * = the profiled configuration\n\n",
@@ -176,6 +179,9 @@ void run_tune(const TuneOptions& options) {
   std::cout << fmt::format("\nWorth measuring: the {} fastest predicted per device (measure = yes). tail idle % is the "
                            "share of block slots left idle by a partial last wave.\n",
                            options.top);
+  for (const auto& tuning : tunings)
+    for (const auto& note : tuning.not_modelled)
+      std::cout << fmt::format("Not modelled on {}: {}\n", printable(tuning.device), printable(note));
 }
 
 }  // namespace

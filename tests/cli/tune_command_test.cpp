@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -58,6 +60,37 @@ TEST_CASE("tune prints a table and CSV, and refuses what it cannot tune") {
                                            "--fixed-tile", "--work-per-thread", "2"});
   CHECK(tile_and_work.exit_code == 1);
   CHECK_THAT(tile_and_work.err, Catch::Contains("--fixed-tile"));
+}
+
+TEST_CASE("tune says what the device profile lacks for the model, in every format") {
+  // The 2026-11-25 device profile predates the same-word and scattered atomic benches; the
+  // reduction adds one word from each block.
+  const std::vector<std::string> args{"tune", "--profile", kRun + "profiles/sweep_reduce.json", "--device", kDevice,
+                                      "--block-sizes", "64,512"};
+  const auto table = run_roofcast(args);
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(table.out, Catch::Contains("Not modelled on NVIDIA H100 80GB HBM3: no atomic_global_same_word_gops"));
+  auto csv_args = args;
+  csv_args.insert(csv_args.end(), {"--format", "csv"});
+  const auto csv = run_roofcast(csv_args);
+  REQUIRE(csv.exit_code == 0);
+  CHECK_THAT(csv.out, !Catch::Contains("Not modelled"));
+  CHECK_THAT(csv.err, Catch::Contains("no atomic_global_same_word_gops"));
+  auto json_args = args;
+  json_args.insert(json_args.end(), {"--format", "json"});
+  const auto json = run_roofcast(json_args);
+  REQUIRE(json.exit_code == 0);
+  const auto not_modelled = nlohmann::json::parse(json.out)["devices"][0]["not_modelled"];
+  REQUIRE(not_modelled.is_array());
+  CHECK(std::any_of(not_modelled.begin(), not_modelled.end(), [](const nlohmann::json& note) {
+    return note.get<std::string>().starts_with("no atomic_global_same_word_gops");
+  }));
+  // A device profile with every bench: nothing to say.
+  const auto fresh = run_roofcast({"tune", "--profile", kRun + "profiles/sweep_reduce.json", "--device",
+                                   std::string(ROOFCAST_SOURCE_DIR) + "/docs/validation/2026-11-27-tune-h100/device.json",
+                                   "--block-sizes", "64,512", "--format", "json"});
+  REQUIRE(fresh.exit_code == 0);
+  CHECK(nlohmann::json::parse(fresh.out)["devices"][0]["not_modelled"].empty());
 }
 
 TEST_CASE("tune --fixed-tile gives each block size the work per thread that covers the profiled tile") {

@@ -97,6 +97,10 @@ TEST_CASE("global atomics: the scattered-sector bench, where measured, costs sec
   // One hot line (2e8 sectors on one slice, 100 ms): the bench's 8 ms does not bind.
   cost = global_atomics_cost(atomic_work(2e8, 2e8), rates);
   CHECK(cost.name == "global atomics (busiest L2 slice)");
+  CHECK_FALSE(has_note(cost, "no atomic_global_scattered_gops"));
+  // Without the bench, the sectors are not costed that way, and the note says so.
+  rates.global_atomics_scattered_gops = 0;
+  CHECK(has_note(global_atomics_cost(atomic_work(6e6, 1.5e8), rates), "no atomic_global_scattered_gops on this device"));
 }
 
 TEST_CASE("global atomics: single-lane atomics on one word at the same-word bench's rate") {
@@ -128,11 +132,14 @@ TEST_CASE("global atomics: single-lane atomics on one word at the same-word benc
   work = atomic_work(1e5, 1e6);
   work.global_atomic_l2_requests = 1e6;
   CHECK(global_atomics_cost(work, rates).one_word_ms == 0);
-  // Without the bench: the slice's bound, as before.
+  // Without the bench: the slice's bound, as before, and the note says what is missing.
+  CHECK_FALSE(has_note(global_atomics_cost(work, rates), "no atomic_global_same_word_gops"));
   rates.global_atomics_same_word_gops = 0;
   work = atomic_work(1e6, 1e6);
   work.global_atomic_l2_requests = 1e6;
-  CHECK(global_atomics_cost(work, rates).name == "global atomics (busiest L2 slice)");
+  cost = global_atomics_cost(work, rates);
+  CHECK(cost.name == "global atomics (busiest L2 slice)");
+  CHECK(has_note(cost, "no atomic_global_same_word_gops on this device"));
 }
 
 TEST_CASE("global atomics: one word's data type bounded by the reference's time per atomic") {

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "roofcast/model/atomic_costs.hpp"
@@ -176,13 +177,17 @@ TEST_CASE("tune: kernels without a launch shape or counters are refused with the
 TEST_CASE("tune: many short blocks are bounded by the device's block dispatch rate") {
   auto device = round_device();
   const auto k = kernel(2000, 256, 1000, 0);  // 0.016 ms of FMA-pipe work
-  // Without the rate the block size does not matter to this throughput-bound kernel.
+  // Without the rate the block size does not matter to this throughput-bound kernel, and the
+  // tuning says what it left out.
   const auto without = tune_launch(k, device, {block_of(32)});
   CHECK(with_threads(without, 32).prediction.predicted_ms == Approx(with_threads(without, 256).prediction.predicted_ms));
+  CHECK(std::count(without.not_modelled.begin(), without.not_modelled.end(),
+                   "no block_dispatch_gblocks on this device: block dispatch not modelled") == 1);
   // 0.1 G blocks/s: 16,000 blocks of 32 threads take 0.16 ms to start, 2000 of 256 0.02 ms.
   device.extra_throughput["block_dispatch_gblocks"] = 0.1;
   const auto t = tune_launch(k, device, {block_of(32)});
   const auto& small = with_threads(t, 32);
+  for (const auto& note : t.not_modelled) CHECK(note.find("block_dispatch") == std::string::npos);
   CHECK(small.prediction.limiter == "block dispatch");
   CHECK(small.prediction.predicted_ms == Approx(0.002 + 0.16));
   CHECK(with_threads(t, 256).prediction.predicted_ms == Approx(0.002 + 0.02));

@@ -88,6 +88,9 @@ GlobalAtomicsCost global_atomics_cost(const KernelWork& work, const DeviceRates&
   }
   // A slice takes a sector of a line of its own more slowly than the sectors of one hot line:
   // the bench of scattered single-sector atomics measures that, slices and crossbar together.
+  if (rates.global_atomics_scattered_gops <= 0 && work.global_atomic_l2_sectors > 0)
+    cost.notes.push_back("no atomic_global_scattered_gops on this device: atomic sectors on lines of their own not "
+                         "costed");
   if (rates.global_atomics_scattered_gops > 0 && work.global_atomic_l2_sectors > 0) {
     cost.scattered_ms = ms_of(work.global_atomic_l2_sectors, rates.global_atomics_scattered_gops);
     if (cost.scattered_ms > cost.ms) {
@@ -106,6 +109,9 @@ GlobalAtomicsCost global_atomics_cost(const KernelWork& work, const DeviceRates&
                         work.global_atomic_l2_requests >= work.global_atomic_l2_sectors &&
                         work.atomic_busiest_l2_slice_cycles >= 0.999 * work.global_atomic_l2_sectors &&
                         (lanes_on_one_word || work.global_atomic_l2_requests <= work.global_atomic_instructions);
+  if (one_word && rates.global_atomics_same_word_gops <= 0)
+    cost.notes.push_back("no atomic_global_same_word_gops on this device: atomics on one word at the busiest L2 "
+                         "slice's rate");
   if (one_word && rates.global_atomics_same_word_gops > 0) {
     cost.one_word_ns_per_request = one_word_ns_per_request(rates, reference, cost.notes);
     cost.one_word_ms = work.global_atomic_l2_requests * cost.one_word_ns_per_request * 1e-6;

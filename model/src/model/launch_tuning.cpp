@@ -295,6 +295,13 @@ LaunchTuning tune_launch(const KernelRecord& kernel, const DeviceProfile& device
     if (a.problem.empty() != b.problem.empty()) return a.problem.empty();
     return a.problem.empty() && a.prediction.predicted_ms < b.prediction.predicted_ms;
   });
+  for (const auto& t : tuning.ranked)
+    if (t.problem.empty())
+      t.prediction.for_each_note([&](const std::string& note) {
+        if (note.starts_with("no ") && std::find(tuning.not_modelled.begin(), tuning.not_modelled.end(), note) ==
+                                           tuning.not_modelled.end())
+          tuning.not_modelled.push_back(note);
+      });
   const double profiled_ms = profiled.problem.empty() ? profiled.prediction.predicted_ms : 0;
   int marked = 0;
   for (auto& t : tuning.ranked) {

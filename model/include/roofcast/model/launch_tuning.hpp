@@ -69,6 +69,10 @@ struct LaunchTuning {
   std::string device;
   double problem_threads = 0;  // threads of the problem at the profiled per-thread work
   std::vector<TunedLaunch> ranked;  // fastest first; those that cannot launch last
+  // What the model could not cost for some candidate, for want of a counter in the profile or a
+  // value in the device profile ("no block_dispatch_gblocks on this device: ..."), each once:
+  // the ranking holds without it, which the user should know.
+  std::vector<std::string> not_modelled;
 };
 
 // Why the kernel cannot be tuned ("" when it can): it needs measured counters and a launch shape.
