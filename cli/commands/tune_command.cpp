@@ -12,6 +12,7 @@
 #include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/launch_tuning.hpp"
+#include "roofcast/model/two_configurations.hpp"
 
 namespace roofcast {
 
@@ -19,6 +20,7 @@ namespace {
 
 struct TuneOptions {
   std::string profile;
+  std::string second_profile;  // a second profiled configuration of the kernel ("": none)
   std::string kernel;
   std::vector<std::string> devices;
   bool all_devices = false;
@@ -56,14 +58,24 @@ std::string block_text(const std::array<double, 3>& b) {
   return fmt::format("{:.0f}x{:.0f}x{:.0f}", b[0], b[1], b[2]);
 }
 
-const KernelRecord& find_kernel(const KernelProfile& profile, const TuneOptions& options) {
-  if (options.kernel.empty() && profile.kernels.size() == 1) return profile.kernels.front();
-  if (options.kernel.empty())
-    throw InputError(fmt::format("{}: holds {} kernels; choose one with --kernel", options.profile,
+const KernelRecord& find_kernel(const KernelProfile& profile, const std::string& file, const std::string& name) {
+  if (name.empty() && profile.kernels.size() == 1) return profile.kernels.front();
+  if (name.empty())
+    throw InputError(fmt::format("{}: holds {} kernels; choose one with --kernel", printable(file),
                                  profile.kernels.size()));
   for (const auto& kernel : profile.kernels)
-    if (kernel.name == options.kernel) return kernel;
-  throw InputError(fmt::format("--kernel {}: not in {}", options.kernel, options.profile));
+    if (kernel.name == name) return kernel;
+  throw InputError(fmt::format("--kernel {}: not in {}", printable(name), printable(file)));
+}
+
+// The second configuration: the kernel of the same name, or the file's only kernel (another
+// instance of a template has another name).
+const KernelRecord& find_second_kernel(const KernelProfile& profile, const std::string& file, const std::string& name) {
+  for (const auto& kernel : profile.kernels)
+    if (kernel.name == name) return kernel;
+  if (profile.kernels.size() == 1) return profile.kernels.front();
+  throw InputError(fmt::format("--second-profile {}: holds {} kernels and none named \"{}\"", printable(file),
+                               profile.kernels.size(), printable(name)));
 }
 
 nlohmann::json launch_json(const TunedLaunch& t, size_t rank) {
@@ -120,9 +132,18 @@ void add_rows(const LaunchTuning& tuning, Table& table) {
 
 void run_tune(const TuneOptions& options) {
   const KernelProfile profile = load_profile(options.profile);
-  const KernelRecord& kernel = find_kernel(profile, options);
+  const KernelRecord& kernel = find_kernel(profile, options.profile, options.kernel);
   if (const std::string problem = tuning_problem(kernel); !problem.empty())
-    throw InputError(fmt::format("kernel \"{}\" of {}: {}", kernel.name, options.profile, problem));
+    throw InputError(fmt::format("kernel \"{}\" of {}: {}", printable(kernel.name), printable(options.profile), problem));
+  KernelProfile second_profile;
+  const KernelRecord* second = nullptr;
+  if (!options.second_profile.empty()) {
+    second_profile = load_profile(options.second_profile);
+    second = &find_second_kernel(second_profile, options.second_profile, kernel.name);
+    if (const std::string problem = second_configuration_problem(kernel, *second, options.fixed_tile); !problem.empty())
+      throw InputError(fmt::format("--second-profile {}: kernel \"{}\": {}", printable(options.second_profile),
+                                   printable(second->name), problem));
+  }
   if (!(options.threads >= 0) || options.threads > 1e15)
     throw InputError("--threads: must be a thread count between 1 and 1e15");
   for (double w : options.work_per_thread)
@@ -143,7 +164,8 @@ void run_tune(const TuneOptions& options) {
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
 
   std::vector<LaunchTuning> tunings;
-  for (const auto& device : devices) tunings.push_back(tune_launch(kernel, device, candidates, options.threads, options.top));
+  for (const auto& device : devices)
+    tunings.push_back(tune_launch(kernel, device, candidates, options.threads, options.top, second));
 
   if (options.format == "json") {
     nlohmann::json devices_json = nlohmann::json::array();
@@ -152,10 +174,15 @@ void run_tune(const TuneOptions& options) {
       for (size_t i = 0; i < tuning.ranked.size(); ++i) launches.push_back(launch_json(tuning.ranked[i], i + 1));
       devices_json.push_back({{"device", tuning.device}, {"launches", launches}, {"not_modelled", tuning.not_modelled}});
     }
-    std::cout << json_text({{"format", "roofcast-tune"}, {"version", 1}, {"model", "pipes"},
-                            {"profile", printable(options.profile)}, {"kernel", kernel.name},
-                            {"problem_threads", tunings.front().problem_threads}, {"top", options.top},
-                            {"devices", devices_json}});
+    nlohmann::json out = {{"format", "roofcast-tune"}, {"version", 1}, {"model", "pipes"},
+                          {"profile", printable(options.profile)}, {"kernel", kernel.name},
+                          {"problem_threads", tunings.front().problem_threads}, {"top", options.top},
+                          {"devices", devices_json}};
+    if (second) {
+      out["second_profile"] = printable(options.second_profile);
+      out["second_kernel"] = second->name;
+    }
+    std::cout << json_text(out);
     return;
   }
   Table table;
@@ -173,8 +200,13 @@ void run_tune(const TuneOptions& options) {
         std::cerr << fmt::format("roofcast tune: {}: {}\n", printable(tuning.device), printable(note));
     return;
   }
-  std::cout << fmt::format("Kernel {} of {}: {:.0f} threads of work, model pipes; * = the profiled configuration\n\n",
+  std::cout << fmt::format("Kernel {} of {}: {:.0f} threads of work, model pipes; * = the profiled configuration\n",
                            printable(kernel.name), printable(options.profile), tunings.front().problem_threads);
+  if (second)
+    std::cout << fmt::format("Each block's work on the line through it and {} of {} ({:.0f} threads per block)\n",
+                             printable(second->name), printable(options.second_profile),
+                             profiled_shape(*second).threads_per_block());
+  std::cout << "\n";
   write_text(table, std::cout);
   std::cout << fmt::format("\nWorth measuring: the {} fastest predicted per device (measure = yes). tail idle % is the "
                            "share of block slots left idle by a partial last wave.\n",
@@ -193,6 +225,9 @@ void add_tune_command(CLI::App& app) {
   command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")
       ->required();
   command->add_option("--kernel", options->kernel, "Kernel name (optional when the profile has one kernel)");
+  command->add_option("--second-profile", options->second_profile,
+                      "A profile of the same kernel at another block size (or another instance of a template): "
+                      "each block's work follows the line through the two configurations");
   command->add_option("--device", options->devices,
                       "Target device: a bundled name or a device-profile file (repeatable; default: every bundled device)");
   command->add_flag("--all-devices", options->all_devices, "Tune for every bundled device");

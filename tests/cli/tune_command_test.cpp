@@ -93,6 +93,51 @@ TEST_CASE("tune says what the device profile lacks for the model, in every forma
   CHECK(nlohmann::json::parse(fresh.out)["devices"][0]["not_modelled"].empty());
 }
 
+TEST_CASE("tune --second-profile: two instances of a template, each block's work on the line through them") {
+  // The SGEMM instances of the H100 run: sweep_sgemm<256> (94 registers) and <512> (64).
+  const std::string h100 = std::string(ROOFCAST_SOURCE_DIR) + "/docs/validation/2026-11-27-tune-h100/";
+  const std::vector<std::string> base{"tune", "--profile", h100 + "profiles/sweep_sgemm@256.json", "--device",
+                                      h100 + "device.json", "--fixed-tile", "--block-sizes", "1024", "--registers", "62",
+                                      "--format", "json"};
+  auto with_second = base;
+  with_second.insert(with_second.end(), {"--second-profile", h100 + "profiles/sweep_sgemm@512.json"});
+  const auto one = run_roofcast(base), two = run_roofcast(with_second);
+  INFO(two.err);
+  REQUIRE(one.exit_code == 0);
+  REQUIRE(two.exit_code == 0);
+  const auto json_one = nlohmann::json::parse(one.out), json_two = nlohmann::json::parse(two.out);
+  CHECK(json_two["second_kernel"] == "void sweep_sgemm<512>(float*, float const*, float const*, int)");
+  CHECK_FALSE(json_one.contains("second_profile"));
+  const auto time_of_1024 = [](const nlohmann::json& j) {
+    for (const auto& launch : j["devices"][0]["launches"])
+      if (launch["threads_per_block"] == 1024) return launch["predicted_ms_per_launch"].get<double>();
+    return 0.0;
+  };
+  // The 1024-thread instance's blocks issue 23 % more than the 256-thread one's (measured 12.7 ms
+  // per launch): one profile holds the block's work, two follow its growth.
+  CHECK(time_of_1024(json_one) < 8.5);
+  CHECK(time_of_1024(json_two) > 10.5);
+
+  auto table_args = with_second;
+  table_args.resize(table_args.size() - 4);  // no --format json
+  table_args.insert(table_args.end(), {"--second-profile", h100 + "profiles/sweep_sgemm@512.json"});
+  const auto table = run_roofcast(table_args);
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(table.out, Catch::Contains("on the line through it and void sweep_sgemm<512>"));
+
+  // The same block size twice, or another problem: refused with the reason.
+  auto same = base;
+  same.insert(same.end(), {"--second-profile", h100 + "profiles/sweep_sgemm@256.json"});
+  const auto refused = run_roofcast(same);
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(refused.err, Catch::Contains("as many warps"));
+  auto untiled = with_second;
+  untiled.erase(std::find(untiled.begin(), untiled.end(), "--fixed-tile"));
+  const auto other_problem = run_roofcast(untiled);
+  CHECK(other_problem.exit_code == 1);
+  CHECK_THAT(other_problem.err, Catch::Contains("profile the same problem"));
+}
+
 TEST_CASE("tune --fixed-tile gives each block size the work per thread that covers the profiled tile") {
   const auto result = run_roofcast({"tune", "--profile", kRun + "profiles/sweep_reduce.json", "--device", kDevice,
                                     "--block-sizes", "64,1024", "--fixed-tile", "--format", "json"});

@@ -5,6 +5,7 @@
 
 #include "roofcast/model/atomic_costs.hpp"
 #include "roofcast/model/launch_tuning.hpp"
+#include "roofcast/model/two_configurations.hpp"
 
 using namespace roofcast;
 
@@ -307,4 +308,61 @@ TEST_CASE("tune --fixed-tile: waits for memory and at barriers stay per warp, ot
   const KernelRecord plain = kernel_with_launch(k, block_of(512), round_device());
   CHECK(std::get<KernelCounters>(plain.description).extra.at("smsp__warps_issue_stalled_long_scoreboard.sum") ==
         Approx(8e6));
+}
+
+TEST_CASE("tune with a second configuration: each block's work follows the line through the two") {
+  // A fixed tile of 4096 blocks: at 256 threads (8 warps) a block issues 8000 FMA-pipe
+  // instructions, at 512 threads (16 warps) 9600: 200 more per warp a block gains.
+  const auto first = kernel(4096, 256, 1000, 0);
+  const auto second = kernel(4096, 512, 600, 0);
+  REQUIRE(second_configuration_problem(first, second, true).empty());
+  const auto fma = [](const KernelRecord& k) {
+    return std::get<KernelCounters>(k.description).extra.at("smsp__inst_executed_pipe_fma.sum");
+  };
+  const auto device = round_device();
+  const auto cut = [&](double threads) {
+    LaunchCandidate c = block_of(threads);
+    c.fixed_tile = true;
+    c.work_per_thread = 256 / threads;
+    return kernel_with_launch(first, c, device, 0, &second);
+  };
+  CHECK(fma(cut(256)) == Approx(4096 * 8000.0));
+  CHECK(fma(cut(512)) == Approx(4096 * 9600.0));
+  CHECK(fma(cut(1024)) == Approx(4096 * 12800.0));  // 8000 + 24 x 200: extrapolated
+  CHECK(fma(cut(128)) == Approx(4096 * 7200.0));
+  CHECK(std::get<KernelCounters>(cut(1024).description).thesis.inst_executed == Approx(4096 * 12800.0));
+  // Without the second configuration the tile's work stays the profiled block's.
+  LaunchCandidate alone = block_of(1024);
+  alone.fixed_tile = true;
+  alone.work_per_thread = 0.25;
+  CHECK(fma(kernel_with_launch(first, alone, device)) == Approx(4096 * 8000.0));
+  // More work per block is slower.
+  const auto with = tune_launch(first, device, {alone}, 0, 5, &second);
+  const auto without = tune_launch(first, device, {alone});
+  CHECK(with_threads(with, 1024).prediction.predicted_ms > with_threads(without, 1024).prediction.predicted_ms);
+}
+
+TEST_CASE("tune with a second configuration: it must be another block size of the same problem") {
+  const auto first = kernel(4096, 256, 1000, 0);
+  CHECK_THAT(second_configuration_problem(first, kernel(4096, 240, 1000, 0), true), Catch::Contains("as many warps"));
+  CHECK_THAT(second_configuration_problem(first, kernel(2048, 512, 1000, 0), true), Catch::Contains("--fixed-tile"));
+  // Without a fixed tile the same threads of work: 2048 blocks of 512 are the same problem.
+  CHECK(second_configuration_problem(first, kernel(2048, 512, 1000, 0), false).empty());
+  CHECK_THAT(second_configuration_problem(first, kernel(4096, 512, 1000, 0), false), Catch::Contains("same problem"));
+  auto published = kernel(2048, 512, 1000, 0);
+  published.description = KernelParameters{};
+  CHECK_THAT(second_configuration_problem(first, published, false), Catch::Contains("counters"));
+}
+
+TEST_CASE("tune with a second configuration of the same problem: per-thread work between the two") {
+  // 512,000 threads: at 256 threads a block issues 8 x 1000 instructions, at 512 threads
+  // 16 x 1100 (a tree step more per thread, say): 1200 more per warp a block gains. A block of
+  // 1024 threads: 8000 + 24 x 1200 = 36,800.
+  const auto first = kernel(2000, 256, 1000, 0);
+  const auto second = kernel(1000, 512, 1100, 0);
+  REQUIRE(second_configuration_problem(first, second, false).empty());
+  const KernelRecord large = kernel_with_launch(first, block_of(1024), round_device(), 0, &second);
+  CHECK(large.launch_shapes.front().blocks() == 500);
+  CHECK(std::get<KernelCounters>(large.description).extra.at("smsp__inst_executed_pipe_fma.sum") ==
+        Approx(500 * 36800.0));
 }

@@ -7,6 +7,7 @@
 
 #include "roofcast/model/atomic_costs.hpp"
 #include "roofcast/model/block_refill.hpp"
+#include "roofcast/model/two_configurations.hpp"
 
 namespace roofcast {
 
@@ -92,10 +93,10 @@ bool same_launch(const LaunchShape& a, const LaunchShape& b) {
 }
 
 TunedLaunch tuned(const KernelRecord& kernel, const LaunchCandidate& candidate, const DeviceProfile& device,
-                  double problem_threads) {
+                  double problem_threads, const KernelRecord* second) {
   TunedLaunch t;
   t.candidate = candidate;
-  const KernelRecord recut = kernel_with_launch(kernel, candidate, device, problem_threads);
+  const KernelRecord recut = kernel_with_launch(kernel, candidate, device, problem_threads, second);
   t.shape = recut.launch_shapes.front();
   const double threads = t.shape.threads_per_block();
   if (candidate.grid_blocks_per_sm > 0 && device.sm_count > 0)
@@ -201,7 +202,7 @@ const LaunchShape& profiled_shape(const KernelRecord& kernel) {
 }
 
 KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidate& candidate,
-                                const DeviceProfile& device, double problem_threads) {
+                                const DeviceProfile& device, double problem_threads, const KernelRecord* second) {
   const LaunchShape& reference = profiled_shape(kernel);
   const double profiled_threads = reference.blocks() * reference.threads_per_block();
   if (problem_threads <= 0) problem_threads = profiled_threads;
@@ -271,21 +272,27 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
     const double after = occupancy_share(shape, occupancy_of(shape, device.occupancy), device);
     if (before > 0 && after > 0) it->second = std::min(100.0, it->second * after / before);
   }
+  // A second profiled configuration: each block's work follows the line through the two.
+  if (second) {
+    const double work_per_block = candidate.fixed_tile ? 1 : problem_threads / (shape.blocks() * threads);
+    interpolate_work(kernel, *second, shape, work_per_block, out);
+  }
   return out;
 }
 
 LaunchTuning tune_launch(const KernelRecord& kernel, const DeviceProfile& device,
-                         const std::vector<LaunchCandidate>& candidates, double problem_threads, int top) {
+                         const std::vector<LaunchCandidate>& candidates, double problem_threads, int top,
+                         const KernelRecord* second) {
   const LaunchShape& reference = profiled_shape(kernel);
   LaunchTuning tuning;
   tuning.device = device.name;
   tuning.problem_threads = problem_threads > 0 ? problem_threads : reference.blocks() * reference.threads_per_block();
 
-  TunedLaunch profiled = tuned(kernel, profiled_candidate(reference), device, tuning.problem_threads);
+  TunedLaunch profiled = tuned(kernel, profiled_candidate(reference), device, tuning.problem_threads, second);
   profiled.profiled = true;
   tuning.ranked.push_back(profiled);
   for (const auto& candidate : candidates) {
-    TunedLaunch t = tuned(kernel, candidate, device, tuning.problem_threads);
+    TunedLaunch t = tuned(kernel, candidate, device, tuning.problem_threads, second);
     const bool duplicate = std::any_of(tuning.ranked.begin(), tuning.ranked.end(), [&](const TunedLaunch& other) {
       return same_launch(other.shape, t.shape) && other.candidate.work_per_thread == t.candidate.work_per_thread;
     });

@@ -85,9 +85,12 @@ const LaunchShape& profiled_shape(const KernelRecord& kernel);
 // grid x block; another size scales every total of work with it): its launch shape and the
 // counters that depend on it (warps launched, achieved
 // occupancy scaled by the theoretical occupancy on `device`; global atomics issued once per
-// block, as in a reduction, scaled by the blocks). Other totals of work stay as measured.
+// block, as in a reduction, scaled by the blocks). Other totals of work stay as measured, or,
+// with a `second` profiled configuration of the kernel, follow each block's work on the line
+// through the two (two_configurations.hpp; second_configuration_problem() must accept it).
 KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidate& candidate,
-                                const DeviceProfile& device, double problem_threads = 0);
+                                const DeviceProfile& device, double problem_threads = 0,
+                                const KernelRecord* second = nullptr);
 
 // The pipes model's prediction of a kernel, bounded below by the device's block dispatch rate
 // (`block_dispatch_gblocks` from `roofcast bench`; not bounded, with a note, where the device
@@ -96,8 +99,10 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
 PipesPrediction predict_launch(const KernelRecord& kernel, const DeviceProfile& device);
 
 // Predicts each candidate (and the profiled configuration) on `device` with the pipes model and
-// ranks them; the first `top` that can launch are marked worth measuring.
+// ranks them; the first `top` that can launch are marked worth measuring. `second`: as in
+// kernel_with_launch.
 LaunchTuning tune_launch(const KernelRecord& kernel, const DeviceProfile& device,
-                         const std::vector<LaunchCandidate>& candidates, double problem_threads = 0, int top = 5);
+                         const std::vector<LaunchCandidate>& candidates, double problem_threads = 0, int top = 5,
+                         const KernelRecord* second = nullptr);
 
 }  // namespace roofcast

@@ -1,0 +1,100 @@
+#include "roofcast/model/two_configurations.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "roofcast/model/launch_tuning.hpp"
+
+namespace roofcast {
+
+namespace {
+
+constexpr double kWarpSize = 32;
+constexpr const char* kWarpsLaunched = "sm__warps_launched.sum";
+constexpr const char* kInstructions = "smsp__inst_executed.sum";
+
+double warps_per_block(const LaunchShape& shape) { return std::ceil(shape.threads_per_block() / kWarpSize); }
+
+// Blocks over all the profiled launches.
+double profiled_blocks(const KernelRecord& kernel) {
+  double blocks = 0;
+  for (const auto& shape : kernel.launch_shapes)
+    blocks += shape.blocks() * static_cast<double>(std::max<int64_t>(shape.invocations, 1));
+  return blocks;
+}
+
+// Totals over the kernel's launches, which a block's work adds up to (not rates, averages or
+// percentages). The busiest L2 slice's atomic cycles are a maximum over slices but a total over
+// time.
+bool additive(const std::string& name) {
+  return (name.ends_with(".sum") || name == "lts__d_atomic_input_cycles_active.max") && name != kWarpsLaunched;
+}
+
+std::array<double ThesisCounters::*, 9> thesis_totals() {
+  return {&ThesisCounters::flop_count_sp_fma,  &ThesisCounters::flop_count_dp_fma, &ThesisCounters::inst_compute_ld_st,
+          &ThesisCounters::inst_executed,      &ThesisCounters::inst_fp_32,        &ThesisCounters::inst_fp_64,
+          &ThesisCounters::inst_integer,       &ThesisCounters::dram_read_transactions,
+          &ThesisCounters::dram_write_transactions};
+}
+
+double counter_or_zero(const KernelCounters& counters, const char* name) {
+  const auto it = counters.extra.find(name);
+  return it == counters.extra.end() ? 0 : it->second;
+}
+
+}  // namespace
+
+std::string second_configuration_problem(const KernelRecord& first, const KernelRecord& second, bool fixed_tile) {
+  if (const std::string problem = tuning_problem(second); !problem.empty()) return problem;
+  const LaunchShape& a = profiled_shape(first);
+  const LaunchShape& b = profiled_shape(second);
+  if (warps_per_block(a) == warps_per_block(b))
+    return fmt::format("its block ({:.0f} threads) has as many warps as the first profile's ({:.0f}): profile another "
+                       "block size",
+                       b.threads_per_block(), a.threads_per_block());
+  if (fixed_tile && a.blocks() != b.blocks())
+    return fmt::format("--fixed-tile: its grid has {:.0f} blocks, the first profile's {:.0f}: profile the same tiles",
+                       b.blocks(), a.blocks());
+  const double threads_a = a.blocks() * a.threads_per_block(), threads_b = b.blocks() * b.threads_per_block();
+  if (!fixed_tile && std::abs(threads_b / threads_a - 1) > 0.01)
+    return fmt::format("its launch covers {:.0f} threads, the first profile's {:.0f}: profile the same problem "
+                       "(or give --fixed-tile for blocks that each cover a fixed tile)",
+                       threads_b, threads_a);
+  return "";
+}
+
+void interpolate_work(const KernelRecord& first, const KernelRecord& second, const LaunchShape& shape,
+                      double work_per_block, KernelRecord& recut) {
+  auto* counters = std::get_if<KernelCounters>(&recut.description);
+  const auto* a = std::get_if<KernelCounters>(&first.description);
+  const auto* b = std::get_if<KernelCounters>(&second.description);
+  if (!counters || !a || !b) return;
+  const double warps_a = warps_per_block(profiled_shape(first)), warps_b = warps_per_block(profiled_shape(second));
+  const double blocks_a = profiled_blocks(first), blocks_b = profiled_blocks(second);
+  if (warps_a == warps_b || blocks_a <= 0 || blocks_b <= 0) return;
+  const double along = (warps_per_block(shape) - warps_a) / (warps_b - warps_a);
+  const double blocks = shape.blocks() * static_cast<double>(std::max<int64_t>(shape.invocations, 1));
+  // A block's share of a total on the line through the two configurations; none below zero.
+  const auto on_line = [&](double total_a, double total_b) {
+    const double per_block_a = total_a / blocks_a, per_block_b = total_b / blocks_b;
+    return std::max(0.0, per_block_a + (per_block_b - per_block_a) * along) * work_per_block * blocks;
+  };
+
+  const double instructions_before = counter_or_zero(*counters, kInstructions);
+  for (auto& [name, value] : counters->extra) {
+    if (!additive(name)) continue;
+    const auto in_a = a->extra.find(name), in_b = b->extra.find(name);
+    if (in_a != a->extra.end() && in_b != b->extra.end()) value = on_line(in_a->second, in_b->second);
+  }
+  for (auto total : thesis_totals()) counters->thesis.*total = on_line(a->thesis.*total, b->thesis.*total);
+  // The latency term's cap (a warp's serial time is at most a launch's) stays per instruction.
+  const double instructions_after = counter_or_zero(*counters, kInstructions);
+  if (recut.measured_ms && instructions_before > 0 && instructions_after > 0)
+    *recut.measured_ms *= instructions_after / instructions_before;
+}
+
+}  // namespace roofcast
