@@ -1,7 +1,8 @@
 // Kernels for `roofcast tune` and the diagnostics (scripts/tune-validate.sh): six whose
 // block size is an argument (a triad stream, independent FMA chains over a problem of 1.1
-// H100 waves, a shared-memory tree reduction, a 5-point stencil, a float4 scale, and an SGEMM
-// whose 64 x 64 output tile is shared by 64 to 1024 threads), and three
+// H100 waves, a shared-memory tree reduction, a 5-point stencil, a float4 scale, and two SGEMMs
+// whose 64 x 64 output tile is shared by 64 to 1024 threads: a column each, or 2-D micro-tiles),
+// and three
 // good/bad pairs at one block size
 // (contiguous vs strided loads, uniform vs divergent branches, padded vs conflicting shared
 // tiles in a transpose).
@@ -99,6 +100,60 @@ __global__ void __launch_bounds__(kThreads)
   }
 #pragma unroll
   for (int r = 0; r < kRowsPerThread; ++r) c[(tile_row + group + r * kRowGroups) * n + tile_col + col] = acc[r];
+}
+
+// The same product with 2-D micro-tiles, as tuned SGEMMs compute it: each thread owns a
+// kRows x kCols block of outputs (8 x 8 at 64 threads, 2 x 2 at 1024) and at each k loads kRows
+// values of A and kCols of B for kRows x kCols FMAs, so a block's shared loads per k grow with
+// the square root of its threads, not with them. (A check of `tune --second-profile` on a
+// kernel whose work was not the one it was designed on.)
+__host__ __device__ constexpr int micro_tile_cols(int outputs) {
+  int cols = 1;
+  while ((2 * cols) * (2 * cols) <= outputs) cols *= 2;
+  return cols;
+}
+template <int kThreads>
+__global__ void __launch_bounds__(kThreads)
+    sweep_sgemm_micro(float* __restrict__ c, const float* __restrict__ a, const float* __restrict__ b, int n) {
+  constexpr int kOutputs = kSgemmTile * kSgemmTile / kThreads;
+  constexpr int kCols = micro_tile_cols(kOutputs), kRows = kOutputs / kCols;
+  constexpr int kThreadsPerRow = kSgemmTile / kCols;
+  __shared__ float a_tile[kSgemmStep][kSgemmTile];  // A's tile transposed: a_tile[k][row]
+  __shared__ float b_tile[kSgemmStep][kSgemmTile];
+  const int tx = threadIdx.x % kThreadsPerRow, ty = threadIdx.x / kThreadsPerRow;
+  const size_t tile_row = blockIdx.y * size_t{kSgemmTile}, tile_col = blockIdx.x * size_t{kSgemmTile};
+  float acc[kRows][kCols] = {};
+  for (int k0 = 0; k0 < n; k0 += kSgemmStep) {
+    for (int i = threadIdx.x; i < kSgemmTile * kSgemmStep; i += kThreads) {
+      a_tile[i % kSgemmStep][i / kSgemmStep] = a[(tile_row + i / kSgemmStep) * n + k0 + i % kSgemmStep];
+      b_tile[i / kSgemmTile][i % kSgemmTile] = b[(k0 + i / kSgemmTile) * size_t(n) + tile_col + i % kSgemmTile];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < kSgemmStep; ++k) {
+      float a_values[kRows], b_values[kCols];
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) a_values[r] = a_tile[k][ty * kRows + r];
+#pragma unroll
+      for (int col = 0; col < kCols; ++col) b_values[col] = b_tile[k][tx + col * kThreadsPerRow];
+#pragma unroll
+      for (int r = 0; r < kRows; ++r)
+#pragma unroll
+        for (int col = 0; col < kCols; ++col) acc[r][col] = fmaf(a_values[r], b_values[col], acc[r][col]);
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int r = 0; r < kRows; ++r)
+#pragma unroll
+    for (int col = 0; col < kCols; ++col)
+      c[(tile_row + ty * kRows + r) * n + tile_col + tx + col * kThreadsPerRow] = acc[r][col];
+}
+
+template <int kThreads>
+void launch_sgemm(bool micro, dim3 grid, float* c, const float* a, const float* b, int n) {
+  if (micro) sweep_sgemm_micro<kThreads><<<grid, kThreads>>>(c, a, b, n);
+  else sweep_sgemm<kThreads><<<grid, kThreads>>>(c, a, b, n);
 }
 
 // One element per thread, a tree in shared memory (blockDim.x floats), one atomic per block.
@@ -269,7 +324,7 @@ int main(int argc, char** argv) {
                            [&](size_t i) { return fma_chains(in[i]); }, 1e-4f);
       timed(kernel, threads, launch);
     }
-  } else if (kernel == "sweep_sgemm") {
+  } else if (kernel == "sweep_sgemm" || kernel == "sweep_sgemm_micro") {
     const int n = small ? 256 : 4096;
     print_header("tune_sweep", kernel + ", " + std::to_string(n) + "^2 floats, 64 x 64 tiles");
     const size_t elements = size_t(n) * n;
@@ -280,18 +335,20 @@ int main(int argc, char** argv) {
     a_d.upload(a);
     b_d.upload(b);
     const dim3 grid(n / kSgemmTile, n / kSgemmTile);
+    const bool micro = kernel == "sweep_sgemm_micro";
     auto launch = [&](unsigned threads) {
       switch (threads) {
-        case 64: sweep_sgemm<64><<<grid, 64>>>(c_d.get(), a_d.get(), b_d.get(), n); break;
-        case 128: sweep_sgemm<128><<<grid, 128>>>(c_d.get(), a_d.get(), b_d.get(), n); break;
-        case 256: sweep_sgemm<256><<<grid, 256>>>(c_d.get(), a_d.get(), b_d.get(), n); break;
-        case 512: sweep_sgemm<512><<<grid, 512>>>(c_d.get(), a_d.get(), b_d.get(), n); break;
-        case 1024: sweep_sgemm<1024><<<grid, 1024>>>(c_d.get(), a_d.get(), b_d.get(), n); break;
+        case 64: launch_sgemm<64>(micro, grid, c_d.get(), a_d.get(), b_d.get(), n); break;
+        case 128: launch_sgemm<128>(micro, grid, c_d.get(), a_d.get(), b_d.get(), n); break;
+        case 256: launch_sgemm<256>(micro, grid, c_d.get(), a_d.get(), b_d.get(), n); break;
+        case 512: launch_sgemm<512>(micro, grid, c_d.get(), a_d.get(), b_d.get(), n); break;
+        case 1024: launch_sgemm<1024>(micro, grid, c_d.get(), a_d.get(), b_d.get(), n); break;
       }
     };
     for (unsigned threads : blocks) {
       if (threads % kSgemmTile != 0 || (kSgemmTile * kSgemmTile) % threads != 0) {
-        std::fprintf(stderr, "error: --blocks: sweep_sgemm runs 64, 128, 256, 512 or 1024 threads, not %u\n", threads);
+        std::fprintf(stderr, "error: --blocks: %s runs 64, 128, 256, 512 or 1024 threads, not %u\n", kernel.c_str(),
+                     threads);
         return 2;
       }
       c_d.poison();

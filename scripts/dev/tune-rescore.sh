@@ -14,11 +14,11 @@ sgemm_blocks=64,128,256,512,1024
 run=$(mktemp -d)
 trap 'rm -rf "$run"' EXIT
 cp "$folder"/measured/* "$folder"/explain/* "$folder"/environment.txt "$run"/
-for kernel in sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4 sweep_sgemm; do
+for kernel in sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4 sweep_sgemm sweep_sgemm_micro; do
   profile=$folder/profiles/$kernel.json
   [[ -f $profile ]] || continue
   args=(--block-sizes "$blocks")
-  [[ $kernel == sweep_sgemm ]] && args=(--block-sizes "$sgemm_blocks" --fixed-tile)
+  [[ $kernel == sweep_sgemm* ]] && args=(--block-sizes "$sgemm_blocks" --fixed-tile)
   "$roofcast" tune --profile "$profile" --device "$folder/device.json" "${args[@]}" --top 3 --format json \
     >"$run/$kernel-tune.json"
   cp "$run/$kernel-tune.json" "$folder/"

@@ -13,9 +13,10 @@ import re
 import sys
 from pathlib import Path
 
-SWEEPS = ["sweep_triad", "sweep_fma", "sweep_reduce", "sweep_stencil", "sweep_scale4", "sweep_sgemm"]
+SWEEPS = ["sweep_triad", "sweep_fma", "sweep_reduce", "sweep_stencil", "sweep_scale4", "sweep_sgemm",
+          "sweep_sgemm_micro"]
 # Tuned with --fixed-tile: each block size has its own work per thread.
-FIXED_TILE = {"sweep_sgemm"}
+FIXED_TILE = {"sweep_sgemm", "sweep_sgemm_micro"}
 PAIRS = [("access_strided", "access_contiguous", "uncoalesced global loads"),
          ("branch_divergent", "branch_uniform", "warp divergence"),
          ("transpose_conflicting", "transpose_padded", "shared-memory bank conflicts")]

@@ -2,7 +2,7 @@
 # On the GPU machine: validates `roofcast tune` and the diagnostics of `roofcast explain`
 # (docs/tuning.md) with roofcast-workload-tune_sweep.
 #   1. Block-size sweeps (sweep_triad, sweep_fma, sweep_reduce, sweep_stencil, sweep_scale4, and
-#      sweep_sgemm over SGEMM_BLOCKS with --fixed-tile; SWEEPS picks some): profile one configuration
+#      sweep_sgemm and sweep_sgemm_micro over SGEMM_BLOCKS with --fixed-tile; SWEEPS picks some): profile one configuration
 #      (PROFILED_BLOCK threads), `roofcast tune` over BLOCKS, measure every one of them; the
 #      Spearman rank correlation of predicted and measured times, and how far the measured
 #      time of the predicted best is from the measured best. Each sweep is measured a second
@@ -15,7 +15,7 @@
 # Environment (defaults in brackets):
 #   DEVICE_JSON     the target's device profile [benched here first: device.json, kept in $OUT]
 #   BLOCKS          block sizes to tune over [32,64,...,1024]
-#   SGEMM_BLOCKS    sweep_sgemm's [64,128,256,512,1024]
+#   SGEMM_BLOCKS    sweep_sgemm's and sweep_sgemm_micro's [64,128,256,512,1024]
 #   SWEEPS, PAIRS   the sweeps and the pair kernels to run [all; PAIRS="" runs none]
 #   PROFILED_BLOCK  the configuration that is profiled [256]
 #   PROFILE_EACH    sweeps whose every configuration is also profiled and explained on its own
@@ -63,11 +63,11 @@ profile() {  # NAME KERNEL [THREADS]: a kernel profile of one launch configurati
     --repeats 1 >"$RUN/$1-profile.log" 2>&1 || echo "profile $1 failed (see $1-profile.log)"
 }
 
-for kernel in ${SWEEPS:-sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4 sweep_sgemm}; do
+for kernel in ${SWEEPS:-sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4 sweep_sgemm sweep_sgemm_micro}; do
   profile "$kernel" "$kernel"
   blocks=$BLOCKS tile=()
   # The SGEMM's block keeps its 64 x 64 output tile: its threads share it (--fixed-tile).
-  [[ $kernel == sweep_sgemm ]] && blocks=$SGEMM_BLOCKS tile=(--fixed-tile)
+  [[ $kernel == sweep_sgemm* ]] && blocks=$SGEMM_BLOCKS tile=(--fixed-tile)
   "$BIN/roofcast" tune --profile "$RUN/$kernel.json" --device "$DEVICE_JSON" --block-sizes "$blocks" "${tile[@]}" \
     --top 3 >"$RUN/$kernel-tune.txt" 2>&1
   "$BIN/roofcast" tune --profile "$RUN/$kernel.json" --device "$DEVICE_JSON" --block-sizes "$blocks" "${tile[@]}" \
@@ -83,9 +83,9 @@ for kernel in ${SWEEPS:-sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_s
 done
 
 # Each sweep measured once more, in another process after all the others: does its ranking repeat?
-for kernel in ${SWEEPS:-sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4 sweep_sgemm}; do
+for kernel in ${SWEEPS:-sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4 sweep_sgemm sweep_sgemm_micro}; do
   blocks=$BLOCKS
-  [[ $kernel == sweep_sgemm ]] && blocks=$SGEMM_BLOCKS
+  [[ $kernel == sweep_sgemm* ]] && blocks=$SGEMM_BLOCKS
   "$W" --kernel "$kernel" --blocks "$blocks" $RUN_ARGS >"$RUN/$kernel-measured-repeat.txt" 2>&1
 done
 
