@@ -21,6 +21,10 @@ constexpr std::array<ThesisCounterName, 9> kThesisCounters{{
 
 std::span<const ThesisCounterName> thesis_counter_names() { return kThesisCounters; }
 
+bool is_total_counter(std::string_view name) {
+  return name.ends_with(".sum") || name == "lts__d_atomic_input_cycles_active.max";
+}
+
 std::optional<std::string_view> canonical_thesis_counter(std::string_view name) {
   for (const auto& counter : kThesisCounters) {
     if (name == counter.nvprof || name == counter.cupti) return counter.nvprof;

@@ -52,6 +52,15 @@ KernelParameters kernel_parameters_from_counters(const ThesisCounters& c) {
   return p;
 }
 
+const std::array<double ThesisCounters::*, 9>& thesis_counter_totals() {
+  static const std::array<double ThesisCounters::*, 9> totals{
+      &ThesisCounters::flop_count_sp_fma, &ThesisCounters::flop_count_dp_fma, &ThesisCounters::inst_compute_ld_st,
+      &ThesisCounters::inst_executed,     &ThesisCounters::inst_fp_32,        &ThesisCounters::inst_fp_64,
+      &ThesisCounters::inst_integer,      &ThesisCounters::dram_read_transactions,
+      &ThesisCounters::dram_write_transactions};
+  return totals;
+}
+
 std::optional<std::string> find_problem(const ThesisCounters& c) {
   const std::pair<const char*, double> all[] = {
       {"flop_count_sp_fma", c.flop_count_sp_fma}, {"flop_count_dp_fma", c.flop_count_dp_fma},

@@ -7,6 +7,7 @@
 
 #include "roofcast/model/atomic_costs.hpp"
 #include "roofcast/model/block_refill.hpp"
+#include "roofcast/model/counter_names.hpp"
 #include "roofcast/model/two_configurations.hpp"
 
 namespace roofcast {
@@ -236,13 +237,9 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
   out.profiled_busy_slot_share = profiled_busy_slot_share(kernel, device);
 
   if (work_scale != 1) {
-    ThesisCounters& t = counters->thesis;
-    for (double* total : {&t.flop_count_sp_fma, &t.flop_count_dp_fma, &t.inst_compute_ld_st, &t.inst_executed,
-                          &t.inst_fp_32, &t.inst_fp_64, &t.inst_integer, &t.dram_read_transactions,
-                          &t.dram_write_transactions})
-      *total *= work_scale;
+    for (auto total : thesis_counter_totals()) counters->thesis.*total *= work_scale;
     for (auto& [name, value] : counters->extra)
-      if (name.ends_with(".sum") || name == "lts__d_atomic_input_cycles_active.max") value *= work_scale;
+      if (is_total_counter(name)) value *= work_scale;
   }
 
   // Warps launched and each warp's share of the work follow the number of warps.

@@ -1,12 +1,13 @@
 #include "roofcast/model/two_configurations.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <variant>
 
 #include <fmt/format.h>
 
+#include "roofcast/model/counter_names.hpp"
+#include "roofcast/model/kernel_parameters.hpp"
 #include "roofcast/model/launch_tuning.hpp"
 
 namespace roofcast {
@@ -25,20 +26,6 @@ double profiled_blocks(const KernelRecord& kernel) {
   for (const auto& shape : kernel.launch_shapes)
     blocks += shape.blocks() * static_cast<double>(std::max<int64_t>(shape.invocations, 1));
   return blocks;
-}
-
-// Totals over the kernel's launches, which a block's work adds up to (not rates, averages or
-// percentages). The busiest L2 slice's atomic cycles are a maximum over slices but a total over
-// time.
-bool additive(const std::string& name) {
-  return (name.ends_with(".sum") || name == "lts__d_atomic_input_cycles_active.max") && name != kWarpsLaunched;
-}
-
-std::array<double ThesisCounters::*, 9> thesis_totals() {
-  return {&ThesisCounters::flop_count_sp_fma,  &ThesisCounters::flop_count_dp_fma, &ThesisCounters::inst_compute_ld_st,
-          &ThesisCounters::inst_executed,      &ThesisCounters::inst_fp_32,        &ThesisCounters::inst_fp_64,
-          &ThesisCounters::inst_integer,       &ThesisCounters::dram_read_transactions,
-          &ThesisCounters::dram_write_transactions};
 }
 
 double counter_or_zero(const KernelCounters& counters, const char* name) {
@@ -86,11 +73,11 @@ void interpolate_work(const KernelRecord& first, const KernelRecord& second, con
 
   const double instructions_before = counter_or_zero(*counters, kInstructions);
   for (auto& [name, value] : counters->extra) {
-    if (!additive(name)) continue;
+    if (!is_total_counter(name) || name == kWarpsLaunched) continue;
     const auto in_a = a->extra.find(name), in_b = b->extra.find(name);
     if (in_a != a->extra.end() && in_b != b->extra.end()) value = on_line(in_a->second, in_b->second);
   }
-  for (auto total : thesis_totals()) counters->thesis.*total = on_line(a->thesis.*total, b->thesis.*total);
+  for (auto total : thesis_counter_totals()) counters->thesis.*total = on_line(a->thesis.*total, b->thesis.*total);
   // The latency term's cap (a warp's serial time is at most a launch's) stays per instruction.
   const double instructions_after = counter_or_zero(*counters, kInstructions);
   if (recut.measured_ms && instructions_before > 0 && instructions_after > 0)

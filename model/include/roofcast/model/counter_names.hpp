@@ -22,4 +22,9 @@ std::span<const ThesisCounterName> thesis_counter_names();
 // The nvprof name of a thesis counter given either spelling; nullopt for other counters.
 std::optional<std::string_view> canonical_thesis_counter(std::string_view name);
 
+// True for a counter that is a total over the kernel's launches, adding up over its blocks: the
+// `.sum` counters, and the busiest L2 slice's atomic cycles (a maximum over slices, but a total
+// over time). Not rates, averages or percentages.
+bool is_total_counter(std::string_view name);
+
 }  // namespace roofcast

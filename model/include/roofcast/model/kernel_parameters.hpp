@@ -39,10 +39,14 @@ KernelParameters kernel_parameters_from_counters(const ThesisCounters& counters)
 
 }  // namespace roofcast
 
+#include <array>
 #include <optional>
 #include <string>
 
 namespace roofcast {
+
+// The thesis counters, each a total over the kernel's launches (all nine of them).
+const std::array<double ThesisCounters::*, 9>& thesis_counter_totals();
 
 // Why these values cannot describe a real kernel, or nullopt when they can.
 // The message names the counter or parameter at fault.
