@@ -219,7 +219,7 @@ Diagnostic occupancy_limiter(const KernelRecord& kernel, const DeviceProfile& de
   d.predicted_ms = now_ms;
   const LaunchShape& shape = profiled_shape(kernel);
   const Occupancy occupancy = occupancy_of(shape, device.occupancy);
-  const double warps = std::ceil(shape.threads_per_block() / kWarpSize);
+  const double warps = shape.warps_per_block();
   d.observed = occupancy.blocks_per_sm * warps * kWarpSize / device.occupancy.max_threads_per_sm;
   d.ideal = 1;
   if (occupancy.blocks_per_sm <= 0) {

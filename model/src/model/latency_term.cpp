@@ -195,7 +195,7 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
 
   const double blocks_on_busiest = std::min(std::ceil(most->blocks() / sms),
                                             double(occupancy_of(*most, device.occupancy).blocks_per_sm));
-  const double resident_warps_per_sm = blocks_on_busiest * std::ceil(most->threads_per_block() / kWarpSize);
+  const double resident_warps_per_sm = blocks_on_busiest * most->warps_per_block();
 
   std::vector<std::string> notes;
   LoadedLatency loaded;

@@ -34,14 +34,12 @@ constexpr const char* kGlobalAtomicCounters[] = {
     "lts__t_sectors_srcunit_tex_op_atom.sum",      "lts__t_sectors_srcunit_tex_op_red.sum",
     "lts__d_atomic_input_cycles_active.max"};
 
-double warps_per_block(const LaunchShape& shape) { return std::ceil(shape.threads_per_block() / kWarpSize); }
-
 // Resident warps over the SM's warp slots, with as many blocks as the grid gives the busiest SM.
 double occupancy_share(const LaunchShape& shape, const Occupancy& occupancy, const DeviceProfile& device) {
   if (occupancy.blocks_per_sm <= 0 || device.occupancy.max_threads_per_sm <= 0) return 0;
   double blocks = occupancy.blocks_per_sm;
   if (device.sm_count > 0) blocks = std::min(blocks, std::ceil(shape.blocks() / device.sm_count));
-  return std::min(1.0, blocks * warps_per_block(shape) * kWarpSize / device.occupancy.max_threads_per_sm);
+  return std::min(1.0, blocks * shape.warps_per_block() * kWarpSize / device.occupancy.max_threads_per_sm);
 }
 
 // Warps one launch of the profile starts, the mean over its launch shapes.
@@ -49,7 +47,7 @@ double profiled_warps_per_launch(const KernelRecord& kernel) {
   double warps = 0, launches = 0;
   for (const auto& shape : kernel.launch_shapes) {
     const auto n = static_cast<double>(std::max<int64_t>(shape.invocations, 1));
-    warps += n * shape.blocks() * warps_per_block(shape);
+    warps += n * shape.blocks() * shape.warps_per_block();
     launches += n;
   }
   return launches > 0 ? warps / launches : 0;
@@ -244,7 +242,7 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
 
   // Warps launched and each warp's share of the work follow the number of warps.
   const double reference_warps = profiled_warps_per_launch(kernel);
-  const double warp_ratio = reference_warps > 0 ? shape.blocks() * warps_per_block(shape) / reference_warps : 1;
+  const double warp_ratio = reference_warps > 0 ? shape.blocks() * shape.warps_per_block() / reference_warps : 1;
   const auto& measured = std::get<KernelCounters>(kernel.description).extra;
   if (auto it = counters->extra.find(kWarpsLaunched); it != counters->extra.end())
     it->second = counter(measured, kWarpsLaunched) * warp_ratio;

@@ -14,11 +14,8 @@ namespace roofcast {
 
 namespace {
 
-constexpr double kWarpSize = 32;
 constexpr const char* kWarpsLaunched = "sm__warps_launched.sum";
 constexpr const char* kInstructions = "smsp__inst_executed.sum";
-
-double warps_per_block(const LaunchShape& shape) { return std::ceil(shape.threads_per_block() / kWarpSize); }
 
 // Blocks over all the profiled launches.
 double profiled_blocks(const KernelRecord& kernel) {
@@ -39,7 +36,7 @@ std::string second_configuration_problem(const KernelRecord& first, const Kernel
   if (const std::string problem = tuning_problem(second); !problem.empty()) return problem;
   const LaunchShape& a = profiled_shape(first);
   const LaunchShape& b = profiled_shape(second);
-  if (warps_per_block(a) == warps_per_block(b))
+  if (a.warps_per_block() == b.warps_per_block())
     return fmt::format("its block ({:.0f} threads) has as many warps as the first profile's ({:.0f}): profile another "
                        "block size",
                        b.threads_per_block(), a.threads_per_block());
@@ -60,10 +57,10 @@ void interpolate_work(const KernelRecord& first, const KernelRecord& second, con
   const auto* a = std::get_if<KernelCounters>(&first.description);
   const auto* b = std::get_if<KernelCounters>(&second.description);
   if (!counters || !a || !b) return;
-  const double warps_a = warps_per_block(profiled_shape(first)), warps_b = warps_per_block(profiled_shape(second));
+  const double warps_a = profiled_shape(first).warps_per_block(), warps_b = profiled_shape(second).warps_per_block();
   const double blocks_a = profiled_blocks(first), blocks_b = profiled_blocks(second);
   if (warps_a == warps_b || blocks_a <= 0 || blocks_b <= 0) return;
-  const double along = (warps_per_block(shape) - warps_a) / (warps_b - warps_a);
+  const double along = (shape.warps_per_block() - warps_a) / (warps_b - warps_a);
   const double blocks = shape.blocks() * static_cast<double>(std::max<int64_t>(shape.invocations, 1));
   // A block's share of a total on the line through the two configurations; none below zero.
   const auto on_line = [&](double total_a, double total_b) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -31,6 +32,7 @@ struct LaunchShape {
   double shared_bytes_per_block() const { return static_shared_bytes + dynamic_shared_bytes; }
   double blocks() const { return grid[0] * grid[1] * grid[2]; }
   double threads_per_block() const { return block[0] * block[1] * block[2]; }
+  double warps_per_block() const { return std::ceil(threads_per_block() / 32); }  // a partial warp is a warp
 };
 
 struct KernelRecord {
