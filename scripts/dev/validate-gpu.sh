@@ -14,6 +14,7 @@
 #   intermediate files stay in $BUILD/validation-run, so steps can be run in separate calls
 #   while the machine stays warm.
 # Environment (defaults in brackets):
+#   PROGRAMS     workload names to run [the 2026-11-24 corpus: 14 CUDA programs and pytorch_ops]
 #   PARTITIONS   MPS active-thread percentages to validate on ["50 25"]
 #   BENCH_ARGS   extra arguments of every bench run, e.g. --quick [none]
 #   RUN_ARGS     arguments of every workload run [--warmups 1 --repeats 3]
@@ -52,13 +53,19 @@ fits() {
 }
 
 # The programs of the corpus: name and command line. Names become file names.
+# PROGRAMS (a space-separated list of workload names; pytorch_ops is the PyTorch script) picks
+# others, e.g. a new class of workloads run on its own.
+PROGRAMS=${PROGRAMS:-"redblack_sor lmsor sgemm stream int_heavy divergent short_kernel \
+  serial_latency launch_chain low_occupancy atomics graph_gather merge_sort bulk_copy pytorch_ops"}
 programs() {
   local w
-  for w in redblack_sor lmsor sgemm stream int_heavy divergent short_kernel \
-    serial_latency launch_chain low_occupancy atomics graph_gather merge_sort bulk_copy; do
-    echo "$w|$BIN/roofcast-workload-$w $RUN_ARGS"
+  for w in $PROGRAMS; do
+    if [[ $w == pytorch_ops ]]; then
+      echo "pytorch_ops|python3 $ROOT/workloads/pytorch_ops.py $RUN_ARGS"
+    else
+      echo "$w|$BIN/roofcast-workload-$w $RUN_ARGS"
+    fi
   done
-  echo "pytorch_ops|python3 $ROOT/workloads/pytorch_ops.py $RUN_ARGS"
 }
 
 # `roofcast bench` when the front end has it, else its companion program.
