@@ -77,7 +77,8 @@ void print_header(const char* workload, const std::string& size) {
               properties.multiProcessorCount);
 }
 
-void time_kernel(const std::string& name, const Options& options, const std::function<void()>& launch) {
+void time_kernel(const std::string& name, const Options& options, const std::function<void()>& launch,
+                 int launches_per_call) {
   cudaEvent_t start, stop;
   ROOFCAST_CUDA(cudaEventCreate(&start));
   ROOFCAST_CUDA(cudaEventCreate(&stop));
@@ -90,7 +91,7 @@ void time_kernel(const std::string& name, const Options& options, const std::fun
     ROOFCAST_CUDA(cudaEventSynchronize(stop));
     float ms = 0;
     ROOFCAST_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    if (i >= options.warmups) times.push_back(ms);
+    if (i >= options.warmups) times.push_back(ms / static_cast<float>(launches_per_call));
   }
   ROOFCAST_CUDA(cudaEventDestroy(start));
   ROOFCAST_CUDA(cudaEventDestroy(stop));
@@ -98,7 +99,7 @@ void time_kernel(const std::string& name, const Options& options, const std::fun
   const size_t n = times.size();
   const double median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
   std::printf("kernel %s median_ms %.6f min_ms %.6f max_ms %.6f launches %d\n", name.c_str(), median, times.front(),
-              times.back(), options.warmups + options.repeats);
+              times.back(), (options.warmups + options.repeats) * launches_per_call);
   std::fflush(stdout);
 }
 

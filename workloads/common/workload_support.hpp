@@ -39,8 +39,12 @@ Options parse_options(int argc, char** argv, const char* workload, const char* d
 void print_header(const char* workload, const std::string& size);
 
 // Runs `launch` (one kernel launch, no synchronization) warmups + repeats times, timing
-// each launch with CUDA events, checks every launch, and prints the kernel line.
-void time_kernel(const std::string& name, const Options& options, const std::function<void()>& launch);
+// each launch with CUDA events, checks every launch, and prints the kernel line. Where one
+// call of `launch` makes `launches_per_call` launches of the kernel (a BFS of one launch per
+// level), the times printed are per launch (a call's time / launches_per_call) and the count
+// is of launches.
+void time_kernel(const std::string& name, const Options& options, const std::function<void()>& launch,
+                 int launches_per_call = 1);
 
 // Prints the check line; returns whether it passed.
 bool report_check(const std::string& name, bool ok, const std::string& detail);
