@@ -4,10 +4,13 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -105,5 +108,32 @@ TEST_CASE("the PyTorch ops script verifies and times every op, where PyTorch is 
     INFO(op);
     REQUIRE(times.contains(op));
     CHECK(times.at(op) > 0);
+  }
+}
+
+TEST_CASE("each latency-class workload verifies and times every kernel its manifest entries name") {
+  std::ifstream file(std::string(ROOFCAST_SOURCE_DIR) + "/workloads/latency_classes.json");
+  REQUIRE(file);
+  const auto manifest = nlohmann::json::parse(file);
+  for (const auto& entry : manifest.at("classes")) {
+    const std::string cls = entry.at("class"), program = entry.at("program");
+    SECTION(program) {
+      const Run run = run_workload(program);
+      INFO(run.output);
+      CHECK(run.exit_code == 0);
+      CHECK(run.output.find("check ") != std::string::npos);
+      CHECK(run.output.find("FAILED") == std::string::npos);
+      const auto times = kernel_times(run.output);
+      size_t kernels = 0;
+      for (const auto& kernel : manifest.at("kernels")) {
+        if (kernel.at("class") != cls) continue;
+        ++kernels;
+        const std::string name = kernel.at("kernel");
+        INFO(name);
+        REQUIRE(times.contains(name));
+        CHECK(times.at(name) > 0);
+      }
+      CHECK(kernels >= 2);
+    }
   }
 }
