@@ -177,7 +177,7 @@ bool run(const char* name, Kernel kernel, unsigned components, unsigned width, u
   const bool ok = report_check(name, wrong == 0 && out_of_bounds == 0 && drift <= drift_tolerance,
                                std::to_string(wrong) + " of " + std::to_string(first.size()) +
                                    " values differ from host after step 1 (bit-exact); after " + std::to_string(steps) +
-                                   " steps " + std::to_string(out_of_bounds) + " out of the initial range, total drifted " +
+                                   " steps " + std::to_string(out_of_bounds) + " out of the initial range (+-" + scientific(slack) + "), total drifted " +
                                    scientific(drift) + " (tolerance " + scientific(drift_tolerance) + ")");
   time_kernel(name, options, step);
   return ok;

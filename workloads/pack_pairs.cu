@@ -4,7 +4,7 @@
 // barriers), takes its place in the output with one atomic, and scatters each kept value
 // with its index. Blocks land in the output in whatever order their atomics run, so the
 // host checks the (value, index) pairs as a set. Four kernels of the same code: fp32 and
-// fp64 values, blocks of 128 to 1024 threads, 10 to 75 % kept
+// fp64 values (2^26 floats, 2^25 doubles), blocks of 128 to 1024 threads, 10 to 75 % kept
 // (workloads/latency_classes.json says which half each belongs to).
 #include <string>
 #include <vector>
@@ -123,7 +123,7 @@ bool run(const char* name, PackKernel<T> kernel, unsigned threads, double kept_s
 
 int main(int argc, char** argv) {
   const Options options = parse_options(argc, argv, "pack_pairs", "stream compaction, two elements per thread");
-  const unsigned n32 = options.small ? (1u << 16) : (1u << 25), n64 = options.small ? (1u << 15) : (1u << 24);
+  const unsigned n32 = options.small ? (1u << 16) : (1u << 26), n64 = options.small ? (1u << 15) : (1u << 25);
   print_header("pack_pairs", std::to_string(n32) + " floats, " + std::to_string(n64) + " doubles, 10-75 % kept");
   bool ok = true;
   {
