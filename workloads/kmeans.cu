@@ -1,8 +1,8 @@
 // Held-out (docs/validation/heldout): the assignment step of k-means clustering (Lloyd's
 // algorithm) in fp32: every point finds its nearest of 64 centroids in 16 dimensions and
 // records the cluster and the squared distance. The centroids are staged in shared memory and
-// read by all lanes at once (broadcasts); the work is 2,048 FP32 operations per point, so both
-// kernels are compute-bound. They differ in the points' layout: structure of arrays (dimension
+// read by all lanes at once (broadcasts); the work is 2,048 FP32 operations per point against
+// the 64 bytes read. The two kernels differ in the points' layout: structure of arrays (dimension
 // d of all points together, coalesced loads) or array of structures (each point's 16 floats
 // together, as a file of records holds them: each load instruction of a warp touches 32 sectors
 // 64 bytes apart, most of them L1 hits). 2,097,152 points (128 MiB).
