@@ -14,7 +14,7 @@
 # Environment: validate-gpu.sh's, except PROGRAMS (the held-out list); DEADLINE_S defaults to
 # 480 here, so that the whole call ends within about 9 minutes.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 PROGRAMS=$(sed -n 's/^set(ROOFCAST_HELDOUT_WORKLOADS \(.*\))$/\1/p' workloads/CMakeLists.txt)
 [[ -n $PROGRAMS ]] || { echo "heldout-gpu: no one-line set(ROOFCAST_HELDOUT_WORKLOADS ...) in workloads/CMakeLists.txt" >&2; exit 1; }
 export PROGRAMS
@@ -25,7 +25,8 @@ export BUILD=${BUILD:-build-gpu-validation}
 scripts/dev/validate-gpu.sh "$@"
 status=$?
 
-python3 - "$BUILD/validation-run" $PROGRAMS >"$OUT/kernel-times.txt" <<'EOF'
+read -ra programs <<<"$PROGRAMS"
+python3 - "$BUILD/validation-run" "${programs[@]}" >"$OUT/kernel-times.txt" <<'EOF'
 import json, sys
 from pathlib import Path
 run, programs = Path(sys.argv[1]), sys.argv[2:]

@@ -25,21 +25,33 @@ for run in "$@"; do runs+=("$(relative "$run")"); done
 ROOFCAST=$(realpath -m "${ROOFCAST:-$ROOT/build/bin/roofcast}")
 cd "$ROOT"
 fail() { echo "heldout-score: error: $1" >&2; exit 1; }
+shown() { realpath -m "$1"; }  # a path in a message: absolute, whatever folder this was called from
+# The "name" of a device profile, or a one-line error (exit 1).
+device_name() {
+  python3 - "$1" "$(shown "$1")" <<'EOF'
+import json, sys
+try:
+    name = json.load(open(sys.argv[1]))["name"]
+    assert isinstance(name, str) and name
+except Exception as e:
+    sys.exit(f"heldout-score: error: {sys.argv[2]}: no device name ({type(e).__name__}: {e})")
+print(name)
+EOF
+}
 
 [[ -x $ROOFCAST ]] || fail "$ROOFCAST: no roofcast binary (build it, or set ROOFCAST)"
-labels=()
+labels=() names=()
 for run in "${runs[@]}"; do
-  [[ -f $run/devices/full.json ]] || fail "$run/devices/full.json: missing (not a run folder of heldout-gpu.sh?)"
-  compgen -G "$run/profiles/*.json" >/dev/null || fail "$run/profiles: no kernel profiles"
+  [[ -f $run/devices/full.json ]] || fail "$(shown "$run/devices/full.json"): missing (not a run folder of heldout-gpu.sh?)"
+  compgen -G "$run/profiles/*.json" >/dev/null || fail "$(shown "$run/profiles"): no kernel profiles"
   label=$(basename "$(cd "$run" && pwd)")
-  [[ $label =~ ^[A-Za-z0-9._-]+$ ]] || fail "$run: the folder's name labels the output files: use letters, digits, . _ -"
-  for other in "${labels[@]}"; do [[ $other != "$label" ]] || fail "$run: two run folders named $label"; done
+  [[ $label =~ ^[A-Za-z0-9._-]+$ ]] || fail "$(shown "$run"): the folder's name labels the output files: use letters, digits, . _ -"
+  for other in "${labels[@]}"; do [[ $other != "$label" ]] || fail "$(shown "$run"): two run folders named $label"; done
   labels+=("$label")
+  name=$(device_name "$run/devices/full.json")
+  for other in "${names[@]}"; do [[ $other != "$name" ]] || fail "both runs are of $name: give runs of two different GPUs"; done
+  names+=("$name")
 done
-device_name() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$1"; }
-if ((${#runs[@]} == 2)) && [[ $(device_name "${runs[0]}/devices/full.json") == "$(device_name "${runs[1]}/devices/full.json")" ]]; then
-  fail "both runs are of $(device_name "${runs[0]}/devices/full.json"): give runs of two different GPUs"
-fi
 mkdir -p "$OUTDIR"
 
 for i in "${!runs[@]}"; do
@@ -67,7 +79,7 @@ for i in "${!runs[@]}"; do
     out=$OUTDIR/${labels[$i]}-$model
     "$ROOFCAST" validate "${args[@]}" --allow-missing --model "$model" "${extra[@]}" \
       --output "$out.json" --markdown "$out.md" >"$out.txt" 2>"$out.notes.txt" ||
-      fail "roofcast validate failed for reference ${labels[$i]}, model $model: see $out.notes.txt"
+      fail "roofcast validate failed for reference ${labels[$i]}, model $model: see $(shown "$out.notes.txt")"
   done
 done
 

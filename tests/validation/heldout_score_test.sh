@@ -33,6 +33,8 @@ json.dump(device, open(sys.argv[1], "w"))
 PY
 
 score() { ROOFCAST=$roofcast "$root/scripts/dev/heldout-score.sh" "$@" >"$work/out.txt" 2>&1; }
+# The last call exited 1 (rc) with this message.
+refused() { [[ $rc == 1 ]] && grep -qF -- "$1" "$work/out.txt"; }
 expect_line() {
   grep -qF -- "$2" "$1" || fail "$(basename "$1") has no line with: $2"
 }
@@ -73,16 +75,15 @@ expect_line "$work/one/summary.md" "| pipes | self-pairs (the reference GPU itse
 cp -r "$work/h100-run" "$work/other-h100-run"
 score "$work/bad" "$work/h100-run" "$work/other-h100-run"
 rc=$?
-[[ $rc == 1 ]] && grep -q "both runs are of NVIDIA H100 80GB HBM3" "$work/out.txt" ||
-  fail "the same GPU twice: exit $rc, $(cat "$work/out.txt")"
+refused "both runs are of NVIDIA H100 80GB HBM3" || fail "the same GPU twice: exit $rc, $(cat "$work/out.txt")"
 mkdir -p "$work/empty"
 score "$work/bad" "$work/empty"
 rc=$?
-[[ $rc == 1 ]] && grep -q "empty/devices/full.json: missing" "$work/out.txt" || fail "no run: exit $rc, $(cat "$work/out.txt")"
+refused "empty/devices/full.json: missing" || fail "no run: exit $rc, $(cat "$work/out.txt")"
 rm "$work/other-h100-run"/profiles/*.json
 score "$work/bad" "$work/other-h100-run"
 rc=$?
-[[ $rc == 1 ]] && grep -q "no kernel profiles" "$work/out.txt" || fail "no profiles: exit $rc, $(cat "$work/out.txt")"
+refused "no kernel profiles" || fail "no profiles: exit $rc, $(cat "$work/out.txt")"
 score "$work/bad"
 rc=$?
 [[ $rc == 2 ]] || fail "no run folder: exit $rc, expected 2"
