@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
     worst_acceleration = std::isnan(error) ? INFINITY : std::fmax(worst_acceleration, error);
     if (std::isnan(worst_position)) worst_position = INFINITY;
   }
-  const bool ok = report_check("nbody_step", worst_acceleration < 1e-2 && worst_position < 1e-6,
+  const bool ok = report_check("nbody_step", worst_acceleration < 1e-3 && worst_position < 1e-6,
                                "acceleration off by at most " + scientific(worst_acceleration) +
                                    " of its length, position by " + scientific(worst_position) +
                                    " (512 bodies vs host)");
