@@ -94,10 +94,10 @@ int main(int argc, char** argv) {
     want_av[r] = sum;
   }
   const double gemv_error = max_relative_error(av_d.download(), want_av);
-  const bool ok = report_check("ddot_partials", dot_error < 1e-12,
-                               "relative error " + scientific(dot_error) + " vs host (sum of the partials)") &
-                  report_check("dgemv_warp_per_row", gemv_error < 1e-13,
-                               "max relative error " + scientific(gemv_error) + " vs host, every row");
+  bool ok = report_check("ddot_partials", dot_error < 1e-12,
+                         "relative error " + scientific(dot_error) + " vs host (sum of the partials)");
+  ok &= report_check("dgemv_warp_per_row", gemv_error < 1e-13,
+                     "max relative error " + scientific(gemv_error) + " vs host, every row");
 
   time_kernel("ddot_partials", options, dot);
   time_kernel("dgemv_warp_per_row", options, gemv);

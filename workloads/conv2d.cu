@@ -72,7 +72,8 @@ __global__ void conv2d_tiled(float* __restrict__ out, const float* __restrict__ 
 
 namespace {
 
-double host_pixel(const std::vector<float>& in, const std::vector<float>& weights, int width, int height, int x, int y) {
+double host_pixel(const std::vector<float>& in, const std::vector<float>& weights, int width, int height, int x,
+                  int y) {
   double sum = 0;
   for (int fy = 0; fy < kFilterWidth; ++fy)
     for (int fx = 0; fx < kFilterWidth; ++fx) {
@@ -119,9 +120,11 @@ int main(int argc, char** argv) {
     }
     const double error = max_relative_error(got, want);
     return report_check(name, error < 1e-5,
-                        "max relative error " + scientific(error) + " vs host, " + std::to_string(got.size()) + " pixels");
+                        "max relative error " + scientific(error) + " vs host, " + std::to_string(got.size()) +
+                            " pixels");
   };
-  const bool ok = check("conv2d_direct", direct) & check("conv2d_tiled", tiled);
+  bool ok = check("conv2d_direct", direct);
+  ok &= check("conv2d_tiled", tiled);
 
   time_kernel("conv2d_direct", options, direct);
   time_kernel("conv2d_tiled", options, tiled);

@@ -130,7 +130,8 @@ int main(int argc, char** argv) {
     return report_check(name, wrong == 0, std::to_string(wrong) + " of " + std::to_string(checked) +
                                                " sampled points with a wrong label or distance vs host");
   };
-  const bool ok = check("kmeans_assign_soa", assign_soa) & check("kmeans_assign_aos", assign_aos);
+  bool ok = check("kmeans_assign_soa", assign_soa);
+  ok &= check("kmeans_assign_aos", assign_aos);
 
   time_kernel("kmeans_assign_soa", options, assign_soa);
   time_kernel("kmeans_assign_aos", options, assign_aos);

@@ -92,11 +92,11 @@ int main(int argc, char** argv) {
   values_d.upload(a.values);
   x_d.upload(x);
 
-  auto scalar = [&] {
+  auto launch_scalar = [&] {
     spmv_csr_scalar<<<blocks_for(rows, kThreads), kThreads>>>(y_d.get(), row_start_d.get(), columns_d.get(),
                                                               values_d.get(), x_d.get(), rows);
   };
-  auto vector = [&] {
+  auto launch_vector = [&] {
     spmv_csr_vector<<<blocks_for(rows, kWarpsPerBlock), kThreads>>>(y_d.get(), row_start_d.get(), columns_d.get(),
                                                                     values_d.get(), x_d.get(), rows);
   };
@@ -110,9 +110,10 @@ int main(int argc, char** argv) {
     const double error = max_relative_error(y_d.download(), want);
     return report_check(name, error < 1e-13, "max relative error " + scientific(error) + " vs host, every row");
   };
-  const bool ok = check("spmv_csr_scalar", scalar) & check("spmv_csr_vector", vector);
+  bool ok = check("spmv_csr_scalar", launch_scalar);
+  ok &= check("spmv_csr_vector", launch_vector);
 
-  time_kernel("spmv_csr_scalar", options, scalar);
-  time_kernel("spmv_csr_vector", options, vector);
+  time_kernel("spmv_csr_scalar", options, launch_scalar);
+  time_kernel("spmv_csr_vector", options, launch_vector);
   return ok ? 0 : 1;
 }

@@ -38,7 +38,8 @@ __global__ void transpose_tiled(float* __restrict__ out, const float* __restrict
 }
 
 int main(int argc, char** argv) {
-  const Options options = parse_options(argc, argv, "transpose", "out-of-place matrix transpose, naive and tiled, fp32");
+  const Options options =
+      parse_options(argc, argv, "transpose", "out-of-place matrix transpose, naive and tiled, fp32");
   // Not multiples of the tile at the small size, so that the edges are checked too.
   const int rows = options.small ? 200 : 8192;
   const int cols = options.small ? 328 : 8192;
@@ -67,7 +68,8 @@ int main(int argc, char** argv) {
       for (size_t c = 0; c < static_cast<size_t>(cols); ++c) wrong += out[c * rows + r] != in[r * cols + c];
     return report_check(name, wrong == 0, std::to_string(wrong) + " of " + std::to_string(n) + " elements differ");
   };
-  const bool ok = check("transpose_naive", naive) & check("transpose_tiled", tiled);
+  bool ok = check("transpose_naive", naive);
+  ok &= check("transpose_tiled", tiled);
 
   time_kernel("transpose_naive", options, naive);
   time_kernel("transpose_tiled", options, tiled);

@@ -16,7 +16,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 PROGRAMS=$(sed -n 's/^set(ROOFCAST_HELDOUT_WORKLOADS \(.*\))$/\1/p' workloads/CMakeLists.txt)
-[[ -n $PROGRAMS ]] || { echo "heldout-gpu: no one-line set(ROOFCAST_HELDOUT_WORKLOADS ...) in workloads/CMakeLists.txt" >&2; exit 1; }
+if [[ -z $PROGRAMS ]]; then
+  echo "heldout-gpu: no one-line set(ROOFCAST_HELDOUT_WORKLOADS ...) in workloads/CMakeLists.txt" >&2
+  exit 1
+fi
 export PROGRAMS
 export OUT=${OUT:-$PWD/heldout-gpu-out}
 export DEADLINE_S=${DEADLINE_S:-480}

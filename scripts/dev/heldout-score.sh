@@ -42,14 +42,18 @@ EOF
 [[ -x $ROOFCAST ]] || fail "$ROOFCAST: no roofcast binary (build it, or set ROOFCAST)"
 labels=() names=()
 for run in "${runs[@]}"; do
-  [[ -f $run/devices/full.json ]] || fail "$(shown "$run/devices/full.json"): missing (not a run folder of heldout-gpu.sh?)"
+  [[ -f $run/devices/full.json ]] ||
+    fail "$(shown "$run/devices/full.json"): missing (not a run folder of heldout-gpu.sh?)"
   compgen -G "$run/profiles/*.json" >/dev/null || fail "$(shown "$run/profiles"): no kernel profiles"
   label=$(basename "$(cd "$run" && pwd)")
-  [[ $label =~ ^[A-Za-z0-9._-]+$ ]] || fail "$(shown "$run"): the folder's name labels the output files: use letters, digits, . _ -"
+  [[ $label =~ ^[A-Za-z0-9._-]+$ ]] ||
+    fail "$(shown "$run"): the folder's name labels the output files: use letters, digits, . _ -"
   for other in "${labels[@]}"; do [[ $other != "$label" ]] || fail "$(shown "$run"): two run folders named $label"; done
   labels+=("$label")
   name=$(device_name "$run/devices/full.json")
-  for other in "${names[@]}"; do [[ $other != "$name" ]] || fail "both runs are of $name: give runs of two different GPUs"; done
+  for other in "${names[@]}"; do
+    [[ $other != "$name" ]] || fail "both runs are of $name: give runs of two different GPUs"
+  done
   names+=("$name")
 done
 mkdir -p "$OUTDIR"

@@ -149,7 +149,8 @@ def main(output_dir, run_arguments):
     print("| model | pairs | predictions | median APE % | within 25 % | within 50 % |\n|---|---|---:|---:|---:|---:|")
     for model in predictions:
         for kind in KINDS:
-            print(f"| {model} | {kind} " + statistics_row([e["error"] for e in predictions[model] if e["kind"] == kind]))
+            errors = [e["error"] for e in predictions[model] if e["kind"] == kind]
+            print(f"| {model} | {kind} " + statistics_row(errors))
 
     print("\n## Pipes model per reference -> target pair\n")
     print("| reference -> target | pairs | predictions | median APE % | within 25 % | within 50 % |\n"
