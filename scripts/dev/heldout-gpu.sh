@@ -15,7 +15,8 @@
 # 480 here, so that the whole call ends within about 9 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
-PROGRAMS=$(sed -n 's/^set(ROOFCAST_HELDOUT_WORKLOADS \(.*\))$/\1/p' workloads/CMakeLists.txt)
+# The list's one-line definition, not the later line that passes it to the parent scope.
+PROGRAMS=$(sed -n '/PARENT_SCOPE/!s/^set(ROOFCAST_HELDOUT_WORKLOADS \(.*\))$/\1/p' workloads/CMakeLists.txt)
 if [[ -z $PROGRAMS ]]; then
   echo "heldout-gpu: no one-line set(ROOFCAST_HELDOUT_WORKLOADS ...) in workloads/CMakeLists.txt" >&2
   exit 1
