@@ -85,8 +85,10 @@ LaunchCandidate profiled_candidate(const LaunchShape& shape) {
   return c;
 }
 
+// The same launch for the model, which reads a grid's number of blocks, not its shape: a
+// candidate's 1-D grid of as many blocks as a profiled 2-D grid is that launch.
 bool same_launch(const LaunchShape& a, const LaunchShape& b) {
-  return a.grid == b.grid && a.block == b.block && a.registers_per_thread == b.registers_per_thread &&
+  return a.blocks() == b.blocks() && a.block == b.block && a.registers_per_thread == b.registers_per_thread &&
          a.shared_bytes_per_block() == b.shared_bytes_per_block();
 }
 
