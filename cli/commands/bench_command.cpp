@@ -22,6 +22,7 @@ struct BenchOptions {
   int device = 0;
   bool quick = false;
   std::string output, csv, report, name;
+  std::string complete;  // a device profile to complete ("": a full run)
 };
 
 // The companion: the CUDA build, else the HIP build.
@@ -37,11 +38,11 @@ std::filesystem::path find_bench() {
 
 [[noreturn]] void run_bench(const BenchOptions& options) {
   const auto companion = find_bench();
-  std::vector<std::string> arguments = {companion.string(), "--device", std::to_string(options.device), "--output",
-                                        options.output};
+  std::vector<std::string> arguments = {companion.string(), "--device", std::to_string(options.device)};
   if (options.quick) arguments.push_back("--quick");
-  for (const auto& [flag, value] : {std::pair{"--csv", options.csv}, std::pair{"--report", options.report},
-                                    std::pair{"--name", options.name}}) {
+  for (const auto& [flag, value] : {std::pair{"--output", options.output}, std::pair{"--csv", options.csv},
+                                    std::pair{"--report", options.report}, std::pair{"--name", options.name},
+                                    std::pair{"--complete", options.complete}}) {
     if (value.empty()) continue;
     arguments.push_back(flag);
     arguments.push_back(value);
@@ -62,11 +63,20 @@ void add_bench_command(CLI::App& app) {
       app.add_subcommand("bench", "Characterize this machine's GPU with micro-benchmarks; write its device profile");
   command->add_option("--device", options->device, "GPU index")->check(CLI::NonNegativeNumber);
   command->add_flag("--quick", options->quick, "Smaller buffers, shorter launches, fewer roofline points");
-  command->add_option("--output", options->output, "Device profile to write (JSON)")->required();
-  command->add_option("--csv", options->csv, "Long-format CSV of every point (default: OUTPUT with .csv)");
-  command->add_option("--report", options->report, "Markdown report (default: OUTPUT with .md)");
-  command->add_option("--name", options->name, "The profile's device name (default: the GPU's name)");
-  command->callback([options] { run_bench(*options); });
+  auto* output = command->add_option("--output", options->output,
+                                     "Device profile to write (JSON; with --complete, default: FILE)");
+  auto* csv = command->add_option("--csv", options->csv, "Long-format CSV of every point (default: OUTPUT with .csv)");
+  auto* report = command->add_option("--report", options->report, "Markdown report (default: OUTPUT with .md)");
+  auto* name = command->add_option("--name", options->name, "The profile's device name (default: the GPU's name)");
+  auto* complete = command->add_option(
+      "--complete", options->complete,
+      "Run only the benches whose keys this device profile (FILE, written by roofcast bench on this GPU) lacks, and "
+      "write it completed (docs/bench.md)");
+  complete->excludes(csv)->excludes(report)->excludes(name);
+  command->callback([options, output, complete] {
+    if (output->count() == 0 && complete->count() == 0) throw CLI::RequiredError("--output (or --complete FILE)");
+    run_bench(*options);
+  });
 }
 
 }  // namespace roofcast

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -14,6 +15,7 @@
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/profile_json.hpp"
+#include "roofcast/model/bench_keys.hpp"
 
 namespace roofcast {
 
@@ -43,6 +45,17 @@ std::vector<NamedDevice> named_devices() {
   return devices;
 }
 
+// Whether the pipes model has every bench key it reads on this device: "all", "lacks N"
+// (`roofcast bench --complete` measures them), or "none" (the thesis' six throughputs only).
+std::string bench_keys_cell(const DeviceProfile& device) {
+  const size_t missing = missing_bench_keys(device).size();
+  if (missing == 0) return "all";
+  const auto keys = pipes_bench_keys();
+  const bool any = std::any_of(keys.begin(), keys.end(),
+                               [&](const BenchKey& k) { return device.extra_throughput.contains(std::string(k.key)); });
+  return any ? fmt::format("lacks {}", missing) : "none";
+}
+
 void run_devices(const std::string& format) {
   const std::vector<NamedDevice> devices = named_devices();
   if (format == "json") {
@@ -51,6 +64,7 @@ void run_devices(const std::string& format) {
       nlohmann::json entry = to_json(d.device);
       entry["id"] = d.id;
       entry["source"] = printable(d.source);
+      entry["missing_bench_keys"] = missing_bench_keys(d.device);
       list.push_back(std::move(entry));
     }
     std::cout << json_text(list);
@@ -58,16 +72,20 @@ void run_devices(const std::string& format) {
   }
   Table table;
   table.columns = {{"device", false}, {"name", false}, {"T_SP GFLOP/s"}, {"T_DP GFLOP/s"}, {"T_int GIOP/s"},
-                   {"T_add GIOP/s"},  {"T_ldst G/s"},   {"B_mem GB/s"},  {"source", false}};
+                   {"T_add GIOP/s"},  {"T_ldst G/s"},   {"B_mem GB/s"},  {"bench keys", false}, {"source", false}};
   for (const auto& d : devices) {
     const auto& t = d.device.throughput;
     table.add_row({d.id, d.device.name, fmt::format("{:.2f}", t.fp32_gflops), fmt::format("{:.2f}", t.fp64_gflops),
                    fmt::format("{:.2f}", t.int32_mad_giops), fmt::format("{:.2f}", t.int32_add_giops),
-                   fmt::format("{:.2f}", t.shared_ldst_gops), fmt::format("{:.2f}", t.dram_gbps), d.source});
+                   fmt::format("{:.2f}", t.shared_ldst_gops), fmt::format("{:.2f}", t.dram_gbps),
+                   bench_keys_cell(d.device), d.source});
   }
   std::cout << (format == "csv" ? render_csv(table) : format == "markdown" ? render_markdown(table) : render_text(table));
-  if (format == "table")
-    std::cout << fmt::format("\nBundled kernel profiles: {}\n", fmt::join(bundled_profile_ids(), ", "));
+  if (format == "table") {
+    std::cout << "\nbench keys: of those the pipes model reads (all, lacks N: `roofcast bench --complete FILE` on that "
+                 "GPU measures them; none: the thesis' six throughputs only)\n";
+    std::cout << fmt::format("Bundled kernel profiles: {}\n", fmt::join(bundled_profile_ids(), ", "));
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "commands/commands.hpp"
 #include "roofcast/output/diagnostics_output.hpp"
 #include "inputs.hpp"
+#include "missing_bench_keys.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/output/pipes_explanation.hpp"
@@ -114,6 +115,8 @@ void run_explain(const ExplainOptions& options) {
   const DeviceProfile device = load_device(options.device);
   KernelProfile one = profile;
   one.kernels = {kernel};
+  // JSON: in the prediction's notes.
+  if (options.format != "json") warn_missing_bench_keys({device}, options.model);
   const ProfilePrediction predicted = predict_profile(*predictor, one, {device});
   const KernelPrediction& p = predicted.kernels.front();
 

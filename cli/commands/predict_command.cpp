@@ -11,6 +11,7 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
+#include "missing_bench_keys.hpp"
 #include "roofcast/output/prediction_output.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
@@ -157,6 +158,8 @@ void run_predict(const PredictOptions& options) {
   if (options.utilization_correction)
     reference = std::make_unique<DeviceProfile>(reference_device_for(profile, options, devices));
 
+  // JSON: in each prediction's notes.
+  if (options.format != "json") warn_missing_bench_keys(devices, options.model);
   if (options.format == "table" || options.format == "markdown")
     std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: {}\n\n", printable(options.profile),
                              profile.kernels.size(),

@@ -8,6 +8,7 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
+#include "missing_bench_keys.hpp"
 #include "roofcast/output/markdown.hpp"
 #include "roofcast/output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
@@ -45,7 +46,8 @@ nlohmann::json transfers_json(const std::vector<TransferPrediction>& transfers) 
   return list;
 }
 
-nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string& profile, const std::string& model) {
+nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string& profile, const std::string& model,
+                         const std::vector<std::string>& notes) {
   nlohmann::json devices = nlohmann::json::array();
   for (size_t i = 0; i < ranks.size(); ++i) {
     const DeviceRank& r = ranks[i];
@@ -67,7 +69,7 @@ nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string
                        {"top_kernels", top}});
   }
   return {{"format", "roofcast-ranking"}, {"version", 1}, {"model", model}, {"profile", profile},
-          {"devices", devices}};
+          {"devices", devices}, {"notes", notes}};
 }
 
 Table rank_table(const std::vector<DeviceRank>& ranks) {
@@ -97,8 +99,10 @@ void run_rank(const RankOptions& options) {
   predict_profile_on_every_core(*make_predictor(options.model), profile, devices, nullptr,
                                 [&](size_t i, KernelPrediction&& p) { predictions[i] = TotalsEntry::of(p); });
   const auto ranks = rank_devices(predictions, profile, devices, options.top);
+  if (options.format != "json") warn_missing_bench_keys(devices, options.model);  // JSON: its notes
   if (options.format == "json") {
-    std::cout << json_text(rank_json(ranks, printable(options.profile), options.model));
+    std::cout << json_text(
+        rank_json(ranks, printable(options.profile), options.model, missing_bench_key_notes(devices, options.model)));
   } else if (options.format == "csv") {
     std::cout << render_csv(rank_table(ranks));
   } else if (options.format == "markdown") {

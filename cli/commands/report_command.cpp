@@ -13,6 +13,7 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
+#include "missing_bench_keys.hpp"
 #include "roofcast/output/table.hpp"
 #include "roofcast/formats/command_line.hpp"
 #include "roofcast/formats/files.hpp"
@@ -195,6 +196,8 @@ void run_report(const ReportOptions& options) {
   content.prediction = &prediction;
   for (const auto& device : devices) content.device_names.push_back(device.name);
   content.warnings = report_warnings(profile, prediction);
+  content.device_notes = missing_bench_key_notes(devices, options.model);
+  warn_missing_bench_keys(devices, options.model);
   const bool large = large_profile;
   if (large) {
     content.shown_kernels = heaviest_kernels(profile, prediction, options.top);

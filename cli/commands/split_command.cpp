@@ -6,6 +6,7 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
+#include "missing_bench_keys.hpp"
 #include "roofcast/output/markdown.hpp"
 #include "roofcast/output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
@@ -28,7 +29,7 @@ struct SplitOptions {
   std::string model;
 };
 
-nlohmann::json split_json(const WorkSplit& split, const SplitOptions& options) {
+nlohmann::json split_json(const WorkSplit& split, const SplitOptions& options, const std::vector<std::string>& notes) {
   nlohmann::json devices = nlohmann::json::array();
   for (const auto& d : split.devices)
     devices.push_back({{"device", d.device}, {"alone_ms", d.alone_ms}, {"sm_count", d.sm_count},
@@ -37,7 +38,7 @@ nlohmann::json split_json(const WorkSplit& split, const SplitOptions& options) {
           {"profile", printable(options.profile)}, {"kernel", options.kernel}, {"total_blocks", split.total_blocks},
           {"devices", devices},          {"fastest_alone_ms", split.fastest_alone_ms},
           {"ideal_ms", split.ideal_ms},  {"rounded_ms", split.rounded_ms},
-          {"ideal_gain", split.ideal_gain}, {"warnings", split.warnings}};
+          {"ideal_gain", split.ideal_gain}, {"warnings", split.warnings}, {"notes", notes}};
 }
 
 void run_split(const SplitOptions& options) {
@@ -74,8 +75,9 @@ void run_split(const SplitOptions& options) {
     table.add_row({d.device, fmt::format("{:.3f}", d.alone_ms), d.sm_count > 0 ? fmt::format("{}", d.sm_count) : "?",
                    fmt::format("{:.2f}", 100 * d.ideal_share), fmt::format("{}", d.blocks),
                    fmt::format("{:.3f}", d.rounded_ms)});
+  if (options.format != "json") warn_missing_bench_keys(devices, options.model);  // JSON: its notes
   if (options.format == "json") {
-    std::cout << json_text(split_json(split, options));
+    std::cout << json_text(split_json(split, options, missing_bench_key_notes(devices, options.model)));
   } else if (options.format == "csv") {
     std::cout << render_csv(table);
   } else if (options.format == "markdown") {

@@ -7,6 +7,7 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
+#include "missing_bench_keys.hpp"
 #include "roofcast/output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/json_text.hpp"
@@ -101,6 +102,7 @@ nlohmann::json launch_json(const TunedLaunch& t, size_t rank) {
   j["compute_ms"] = t.prediction.compute_ms;
   j["memory_ms"] = t.prediction.memory_ms;
   j["latency_ms"] = t.prediction.latency.ms;
+  j["dispatch_ms"] = t.prediction.dispatch_ms;
   j["limiter"] = t.prediction.limiter;
   j["speedup_vs_profiled"] = t.speedup;
   j["worth_measuring"] = t.worth_measuring;
@@ -177,7 +179,7 @@ void run_tune(const TuneOptions& options) {
     nlohmann::json out = {{"format", "roofcast-tune"}, {"version", 1}, {"model", "pipes"},
                           {"profile", printable(options.profile)}, {"kernel", kernel.name},
                           {"problem_threads", tunings.front().problem_threads}, {"top", options.top},
-                          {"devices", devices_json}};
+                          {"devices", devices_json}, {"notes", missing_bench_key_notes(devices, "pipes")}};
     if (second) {
       out["second_profile"] = printable(options.second_profile);
       out["second_kernel"] = second->name;
@@ -185,6 +187,7 @@ void run_tune(const TuneOptions& options) {
     std::cout << json_text(out);
     return;
   }
+  warn_missing_bench_keys(devices, "pipes");
   Table table;
   table.columns = {{"device", false}, {"rank"}, {"block", false}, {"blocks"}, {"regs"}, {"shared B"},
                    {"work/thread"}, {"blocks/SM"}, {"occupancy %"}, {"occupancy limiter", false}, {"waves"},

@@ -11,6 +11,7 @@
 
 #include "commands/commands.hpp"
 #include "inputs.hpp"
+#include "missing_bench_keys.hpp"
 #include "roofcast/output/ablation_output.hpp"
 #include "roofcast/output/validation_output.hpp"
 #include "roofcast/data/bundled_data.hpp"
@@ -163,7 +164,11 @@ void run_validate(const ValidateOptions& options) {
     }
   }
 
-  const ValidationContext context{command_line(options), utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable), joined.skipped, joined.notes};
+  // The devices' missing bench keys go into the report's notes (JSON and markdown) and, for the
+  // table and markdown on the terminal, to stderr as warnings.
+  std::vector<std::string> notes = missing_bench_key_notes(devices, options.model);
+  notes.insert(notes.end(), joined.notes.begin(), joined.notes.end());
+  const ValidationContext context{command_line(options), utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable), joined.skipped, notes};
   // Both files are written, then both renamed into place: a failure on either changes neither.
   nlohmann::json document = to_json(report);
   document["generated"] = context.generated_utc;
@@ -180,6 +185,7 @@ void run_validate(const ValidateOptions& options) {
 
   // With a file on standard output (-), the table goes to stderr.
   std::ostream& table = options.output == "-" || options.markdown == "-" ? std::cerr : std::cout;
+  if (options.format != "json") warn_missing_bench_keys(devices, options.model);
   if (options.format == "json") {
     table << json_text(document);
   } else if (options.format == "markdown") {

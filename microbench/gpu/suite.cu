@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <stdexcept>
@@ -9,6 +10,7 @@
 #include "characterizers.hpp"
 #include "device_query.hpp"
 #include "nvml_clocks.hpp"
+#include "roofcast/microbench/bench_groups.hpp"
 #include "roofcast/microbench/peak_table.hpp"
 #include "roofcast/microbench/transfer_fit.hpp"
 
@@ -21,6 +23,40 @@ double median_or_zero(const std::vector<double>& samples) { return samples.empty
 double value_of(const SuiteResult& result, const std::string& key) {
   const Measurement* m = result.find(key);
   return m ? m->value.median : 0;
+}
+
+// The group `name` of bench_groups(): the suite's steps and that list must not drift apart.
+const BenchGroup& group_named(const std::string& name) {
+  for (const auto& group : bench_groups())
+    if (group.name == name) return group;
+  throw std::logic_error("suite step \"" + name + "\" is not in bench_groups()");
+}
+
+// Every copy direction's sweep, fitted; a failure is recorded and the others kept.
+void characterize_and_fit_transfers(const gpu::Context& context, SuiteResult& result) {
+  try {
+    for (auto& sweep : gpu::characterize_transfers(context)) {
+      try {
+        fit_transfer_sweep(sweep);
+        result.transfers.push_back(std::move(sweep));
+      } catch (const std::invalid_argument& error) {  // one bad fit does not lose the others
+        result.problems.push_back(std::string("host-device copies: ") + error.what());
+      }
+    }
+  } catch (const std::exception& error) {
+    result.problems.push_back(std::string("host-device copies: ") + error.what());
+  }
+}
+
+// The rates measured earlier that size the roofline sweep's launches.
+gpu::RooflineRates roofline_rates(const SuiteResult& result) {
+  gpu::RooflineRates rates;
+  rates.dram_gbps = value_of(result, "dram_read_gbps");
+  rates.fp32_gflops = value_of(result, "fp32_gflops");
+  rates.fp64_gflops = value_of(result, "fp64_gflops");
+  rates.half2_gflops = value_of(result, "half2_gflops");
+  rates.int32_mad_giops = value_of(result, "int32_mad_giops");
+  return rates;
 }
 
 }  // namespace
@@ -43,6 +79,11 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   SuiteResult result;
   result.quick = options.quick;
   result.device = query_device(options.device);
+  for (const auto& group : options.groups) group_named(group);  // no unknown group goes unrun unnoticed
+  const auto wanted = [&](const std::string& group) {
+    return options.groups.empty() ||
+           std::find(options.groups.begin(), options.groups.end(), group_named(group).name) != options.groups.end();
+  };
 
   Context context;
   context.device = options.device;
@@ -59,20 +100,27 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
 
   NvmlClockSampler nvml(result.device.pci_bus_id);
 
-  const int sweep_points = roofline_point_count(context);
-#if ROOFCAST_HAVE_WGMMA
-  constexpr int kWgmmaSteps = 1;
-#else
-  constexpr int kWgmmaSteps = 0;
+  const int sweep_points = wanted("roofline sweep") ? roofline_point_count(context) : 0;
+  int total_steps = 1 + sweep_points;  // "SMs in use", then one per group run
+  for (const auto& group : bench_groups())
+    if (wanted(group.name) && group.name != "roofline sweep") ++total_steps;
+#if !ROOFCAST_HAVE_WGMMA
+  if (wanted("tensor cores (wgmma)")) --total_steps;
 #endif
-  const int total_steps = 13 + kWgmmaSteps + sweep_points;
   int done = 0;
   auto step = [&](const std::string& name) { progress(done++, total_steps, name); };
   // One failing characterizer does not lose the others' results: it is recorded and reported.
   auto run_group = [&](const std::string& name, const std::function<std::vector<Measurement>()>& characterize) {
+    if (!wanted(name)) return;
     step(name);
     try {
       const auto more = characterize();
+      const auto& keys = group_named(name).keys;
+      for (const auto& m : more)
+        if (std::find(keys.begin(), keys.end(), m.key) == keys.end())
+          result.problems.push_back(fmt::format("{}: measured \"{}\", which bench_groups() does not list for it "
+                                                "(`roofcast bench --complete` would not find it)",
+                                                name, m.key));
       result.measurements.insert(result.measurements.end(), more.begin(), more.end());
     } catch (const std::exception& error) {
       result.problems.push_back(name + ": " + error.what());
@@ -81,6 +129,7 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
 
   step("SMs in use");
   result.device.sm_count_observed = count_running_sms(context);
+  if (options.check_device) options.check_device(result.device);
   run_group("arithmetic", [&] { return characterize_compute(context); });
   run_group("shared memory", [&] { return characterize_shared_memory(context); });
   run_group("pipe issue rates", [&] { return characterize_pipes(context); });
@@ -95,35 +144,21 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   run_group("arithmetic latency", [&] { return characterize_arithmetic_latency(context); });
   run_group("memory latency", [&] { return characterize_memory_latency(context); });
   run_group("launch overhead", [&] { return characterize_launch(context); });
-  step("host-device copies");
-  try {
-    for (auto& sweep : characterize_transfers(context)) {
-      try {
-        fit_transfer_sweep(sweep);
-        result.transfers.push_back(std::move(sweep));
-      } catch (const std::invalid_argument& error) {  // one bad fit does not lose the others
-        result.problems.push_back(std::string("host-device copies: ") + error.what());
-      }
-    }
-  } catch (const std::exception& error) {
-    result.problems.push_back(std::string("host-device copies: ") + error.what());
+  if (wanted("host-device copies")) {
+    step("host-device copies");
+    characterize_and_fit_transfers(context, result);
   }
-
-  RooflineRates rates;
-  rates.dram_gbps = value_of(result, "dram_read_gbps");
-  rates.fp32_gflops = value_of(result, "fp32_gflops");
-  rates.fp64_gflops = value_of(result, "fp64_gflops");
-  rates.half2_gflops = value_of(result, "half2_gflops");
-  rates.int32_mad_giops = value_of(result, "int32_mad_giops");
-  int point = 0;
-  progress(done, total_steps, "roofline sweep");
-  try {
-    result.sweep = characterize_roofline(context, rates, [&] {
-      ++point;
-      progress(++done, total_steps, fmt::format("roofline sweep ({}/{})", point, sweep_points));
-    });
-  } catch (const std::exception& error) {
-    result.problems.push_back(std::string("roofline sweep: ") + error.what());
+  if (wanted("roofline sweep")) {
+    int point = 0;
+    progress(done, total_steps, "roofline sweep");
+    try {
+      result.sweep = characterize_roofline(context, roofline_rates(result), [&] {
+        ++point;
+        progress(++done, total_steps, fmt::format("roofline sweep ({}/{})", point, sweep_points));
+      });
+    } catch (const std::exception& error) {
+      result.problems.push_back(std::string("roofline sweep: ") + error.what());
+    }
   }
 
   nvml.stop();

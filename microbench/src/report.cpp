@@ -43,6 +43,19 @@ std::optional<double> latency_cycles(const Measurement& m) {
   return m.value.median * m.sm_clock_mhz / 1e3;
 }
 
+json measurement_json(const Measurement& m) {
+  json entry = {{"label", m.label},
+                {"unit", m.unit},
+                {"value", summary_json(m.value)},
+                {"time_ms", summary_json(m.time_ms)},
+                {"work_per_launch", m.work_per_launch},
+                {"verified", m.verified},
+                {"details", m.details}};
+  if (m.sm_clock_mhz > 0) entry["sm_clock_mhz"] = m.sm_clock_mhz;
+  if (const auto cycles = latency_cycles(m)) entry["cycles"] = *cycles;
+  return entry;
+}
+
 DeviceProfile make_device_profile(const SuiteResult& result, const std::string& name) {
   DeviceProfile profile;
   profile.name = name;
@@ -153,16 +166,7 @@ json device_profile_json(const SuiteResult& result, const Provenance& provenance
       theoretical[m.key] = *m.theoretical;
       fraction[m.key] = m.value.median / *m.theoretical;
     }
-    json entry = {{"label", m.label},
-                  {"unit", m.unit},
-                  {"value", summary_json(m.value)},
-                  {"time_ms", summary_json(m.time_ms)},
-                  {"work_per_launch", m.work_per_launch},
-                  {"verified", m.verified},
-                  {"details", m.details}};
-    if (m.sm_clock_mhz > 0) entry["sm_clock_mhz"] = m.sm_clock_mhz;
-    if (const auto cycles = latency_cycles(m)) entry["cycles"] = *cycles;
-    measurements[m.key] = entry;
+    measurements[m.key] = measurement_json(m);
   }
   document["theoretical"] = theoretical;
   document["fraction_of_theoretical"] = fraction;

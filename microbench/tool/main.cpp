@@ -1,5 +1,6 @@
 // roofcast-bench: characterizes one GPU and writes its device profile (JSON), a long-format
-// CSV of every point and a markdown report. `roofcast bench` runs this program.
+// CSV of every point and a markdown report; with --complete, measures only what an existing
+// device profile lacks and writes it completed. `roofcast bench` runs this program.
 #include <unistd.h>
 
 #include <chrono>
@@ -15,7 +16,9 @@
 #include "roofcast/formats/command_line.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/profile_json.hpp"
+#include "roofcast/microbench/bench_completion.hpp"
 #include "roofcast/microbench/report.hpp"
+#include "roofcast/model/bench_keys.hpp"
 #include "roofcast/microbench/suite.hpp"
 #include "roofcast/version.hpp"
 
@@ -31,6 +34,7 @@ struct Options {
   std::string csv;
   std::string report;
   std::string name;
+  std::string complete;  // a device profile to complete ("": a full run)
 };
 
 std::filesystem::path with_extension(const std::string& path, const char* extension) {
@@ -117,6 +121,60 @@ void check_writable(const std::string& path) {
   check_replaceable(path);
 }
 
+Provenance provenance_of(const std::string& profile_name, int argc, char** argv) {
+  Provenance provenance;
+  provenance.profile_name = profile_name;
+  provenance.command = command_line(argc, argv);
+  provenance.date_utc = utc_time_text(std::chrono::system_clock::now());
+  provenance.roofcast_version = kVersion;
+  provenance.roofcast_git = kGitDescribe;
+  return provenance;
+}
+
+// --complete FILE: the characterizers of the keys FILE lacks, on the GPU that measured it
+// (refused on another), their results added to FILE's and written to --output (default FILE).
+int complete(const Options& options, int argc, char** argv) {
+  const std::string output = options.output.empty() ? options.complete : options.output;
+  check_writable(output);
+  const std::string text = read_text_file(options.complete);
+  const DeviceProfile profile = parse_device_profile(text, options.complete);
+  const nlohmann::json document = nlohmann::json::parse(text);
+  const CompletionPlan plan = completion_plan(profile);
+  if (plan.missing_keys.empty()) {
+    if (output != options.complete) write_file_atomically(output, text);
+    std::cout << fmt::format("{} has every bench key the pipes model reads: nothing to measure{}\n", options.complete,
+                             output != options.complete ? fmt::format(" (copied to {})", output) : "");
+    return 0;
+  }
+  std::cerr << fmt::format("roofcast-bench: {} lacks {}: running {}\n", options.complete,
+                           fmt::join(plan.missing_keys, ", "), fmt::join(plan.groups, ", "));
+  SuiteOptions suite{options.device, options.quick, plan.groups, [&](const DeviceInfo& gpu) {
+                       if (const std::string why = completion_mismatch(document, gpu); !why.empty())
+                         throw std::runtime_error(options.complete + ": " + why);
+                     }};
+  ProgressBar bar;
+  const SuiteResult result =
+      run_suite(suite, [&](int done, int total, const std::string& step) { bar.update(done, total, step); });
+
+  const nlohmann::json completed = completed_profile(document, result, plan, provenance_of(profile.name, argc, argv));
+  const std::string json = completed.dump(2) + "\n";
+  const DeviceProfile back = parse_device_profile(json, output);  // what we write must read back
+  write_file_atomically(output, json);
+
+  Table table;
+  table.columns = {{"added", false}, {"unit", false}, {"measured"}};
+  for (const auto& key : keys_to_add(document, result)) {
+    const Measurement& m = *result.find(key);
+    table.add_row({key, m.unit, format_value(m.value.median)});
+  }
+  std::cout << render_text(table) << fmt::format("Wrote {} (suite wall time {:.1f} s)\n", output, result.wall_seconds);
+  for (const auto& problem : result.problems) std::cerr << "roofcast-bench: " << problem << "\n";
+  const auto still_missing = missing_bench_keys(back);
+  if (!still_missing.empty())
+    std::cerr << fmt::format("roofcast-bench: {} still lacks {}\n", output, fmt::join(still_missing, ", "));
+  return result.problems.empty() && still_missing.empty() ? 0 : 1;
+}
+
 int run(const Options& options, int argc, char** argv) {
   for (const auto& path : {options.output, options.csv, options.report}) check_writable(path);
   ProgressBar bar;
@@ -125,17 +183,13 @@ int run(const Options& options, int argc, char** argv) {
         bar.update(done, total, step);
       });
 
-  Provenance provenance;
-  provenance.profile_name = options.name;
-  if (provenance.profile_name.empty()) {
-    provenance.profile_name = result.device.name;
+  std::string profile_name = options.name;
+  if (profile_name.empty()) {
+    profile_name = result.device.name;
     if (!result.device.mps_active_thread_percentage.empty())
-      provenance.profile_name += fmt::format(" (MPS {}%)", result.device.mps_active_thread_percentage);
+      profile_name += fmt::format(" (MPS {}%)", result.device.mps_active_thread_percentage);
   }
-  provenance.command = command_line(argc, argv);
-  provenance.date_utc = utc_time_text(std::chrono::system_clock::now());
-  provenance.roofcast_version = kVersion;
-  provenance.roofcast_git = kGitDescribe;
+  const Provenance provenance = provenance_of(profile_name, argc, argv);
 
   if (!result.problems.empty() && (!result.find("fp32_gflops") || !result.find("dram_read_gbps")))
     throw std::runtime_error(result.problems.front());
@@ -158,15 +212,25 @@ int main(int argc, char** argv) {
   Options options;
   app.add_option("--device", options.device, "GPU index")->check(CLI::NonNegativeNumber);
   app.add_flag("--quick", options.quick, "Smaller buffers, shorter launches, fewer roofline points");
-  app.add_option("--output", options.output, "Device profile to write (JSON)")->required();
-  app.add_option("--csv", options.csv, "Long-format CSV of every point (default: OUTPUT with .csv)");
-  app.add_option("--report", options.report, "Markdown report (default: OUTPUT with .md)");
-  app.add_option("--name", options.name, "The profile's device name (default: the GPU's name)");
+  app.add_option("--output", options.output, "Device profile to write (JSON; with --complete, default: FILE)");
+  auto* csv = app.add_option("--csv", options.csv, "Long-format CSV of every point (default: OUTPUT with .csv)");
+  auto* report = app.add_option("--report", options.report, "Markdown report (default: OUTPUT with .md)");
+  auto* name = app.add_option("--name", options.name, "The profile's device name (default: the GPU's name)");
+  app.add_option("--complete", options.complete,
+                 "Run only the benches whose keys this device profile (FILE, written by roofcast bench on this GPU) "
+                 "lacks, and write it completed")
+      ->excludes(csv)
+      ->excludes(report)
+      ->excludes(name);
   CLI11_PARSE(app, argc, argv);
+  if (options.output.empty() && options.complete.empty()) {
+    std::cerr << "roofcast-bench: --output is required (or --complete FILE)\n";
+    return 2;
+  }
   if (options.csv.empty()) options.csv = with_extension(options.output, ".csv").string();
   if (options.report.empty()) options.report = with_extension(options.output, ".md").string();
   try {
-    return run(options, argc, argv);
+    return options.complete.empty() ? run(options, argc, argv) : complete(options, argc, argv);
   } catch (const std::exception& error) {
     std::cerr << "roofcast-bench: " << error.what() << "\n";
     return 1;

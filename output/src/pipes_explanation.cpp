@@ -41,13 +41,17 @@ std::string pipes_explanation_text(const PipesPrediction& r, const DeviceProfile
   for (const auto& c : r.memory) out += fmt::format("  memory   {:<18} {:>12.6f} ms\n", c.name, c.ms);
   if (r.latency.modelled)
     out += fmt::format("  latency  {:<18} {:>12.6f} ms\n", r.latency.kind, r.latency.ms);
+  if (r.dispatch_ms > 0)
+    out += fmt::format("  dispatch {:<18} {:>12.6f} ms  (every launch's blocks at the block dispatch rate)\n",
+                       "block dispatch", r.dispatch_ms);
   out += latency_explanation_text(r.latency);
   out += fmt::format(
       "\nWaves: {:.0f} blocks per launch on {} SMs ({} per SM fit, limited by {}); compute x {:.3f}\n",
       r.blocks, device.sm_count, r.blocks_per_sm, r.occupancy_limiter.empty() ? "unknown" : r.occupancy_limiter,
       r.compute_wave_factor);
   out += fmt::format("Compute {:.6f} ms, memory {:.6f} ms: {} bound\n", r.compute_ms, r.memory_ms, to_string(r.bound));
-  out += fmt::format("Launch {:.6f} ms\nPredicted {:.6f} ms (= launch + max(compute, memory, latency)); limiter: {}\n",
+  out += fmt::format("Launch {:.6f} ms\nPredicted {:.6f} ms (= launch + max(compute, memory, latency, block dispatch)); "
+                     "limiter: {}\n",
                      r.launch_ms,
                      r.predicted_ms, r.limiter);
   r.for_each_note([&](const std::string& n) { out += fmt::format("  note: {}\n", n); });

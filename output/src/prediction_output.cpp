@@ -197,8 +197,8 @@ void append_csv_prediction(const KernelPrediction& p, std::string& text) {
   } else {
     const PipesPrediction& r = *p.prediction.pipes();
     line.cell(r.limiter).cell(to_string(r.bound));
-    for (const double value : {r.compute_ms, r.memory_ms, r.latency.ms, r.compute_wave_factor, r.launch_ms,
-                               r.predicted_ms})
+    for (const double value : {r.compute_ms, r.memory_ms, r.latency.ms, r.dispatch_ms, r.compute_wave_factor,
+                               r.launch_ms, r.predicted_ms})
       line.number(value);
     line.optional_number(p.corrected_ms).optional_number(p.measured_ms);
   }
@@ -219,7 +219,7 @@ class PredictionCsvPrinter : public PredictionPrinter {
                       "T_op", "W_op", "W_ldst", "W_other", "C_op", "C_ldst", "C_other", "E_instr", "T_op_adjusted",
                       "O_krn", "O_dev", "T_predicted"});
     else
-      csv_.write_row({"kernel", "device", "limiter", "bound", "compute_ms", "memory_ms", "latency_ms",
+      csv_.write_row({"kernel", "device", "limiter", "bound", "compute_ms", "memory_ms", "latency_ms", "dispatch_ms",
                       "compute_wave_factor", "launch_ms", "predicted_ms", "calibrated_ms", "measured_ms"});
   }
   void add(const KernelPrediction& p) override {
@@ -354,6 +354,7 @@ void write_pipes(JsonWriter& json, const PipesPrediction& r, KernelNumbersText& 
   write_costs(json, "compute_costs_ms"_key, r.compute);
   json.member("compute_ms"_key, r.compute_ms);
   json.member("compute_wave_factor"_key, r.compute_wave_factor);
+  json.member("dispatch_ms"_key, r.dispatch_ms);
   write_latency(json, r.latency);
   json.member("latency_ms"_key, r.latency.ms);
   json.member("launch_ms"_key, r.launch_ms);

@@ -163,6 +163,15 @@ std::string details_table(const ReportContent& c) {
   return html + "</table></div></details>\n";
 }
 
+std::string device_notes_list(const ReportContent& c) {
+  if (c.device_notes.empty()) return "";
+  std::string items;
+  for (const auto& note : c.device_notes) items += fmt::format("<li>{}</li>\n", html_escaped(note));
+  return fmt::format("<p><span class=\"kind\">device profiles</span>Terms the model goes without on these devices, "
+                     "for want of bench keys in their profiles.</p>\n<ul class=\"warnings\">\n{}</ul>\n",
+                     items);
+}
+
 std::string warnings_list(const ReportContent& c) {
   if (c.warnings.empty()) return "<p>No warnings: no short invocations, no kernel with most of its traffic in L2, "
                                  "no compute-bound kernel under 25 % utilization.</p>\n";
@@ -271,7 +280,8 @@ std::string html_report(const ReportContent& c) {
       html_escaped(reference), html_escaped(c.generated_by),
       c.model == "thesis" ? "thesis model (Konstantinidis 2017)" : html_escaped(c.model) + " model");
   html += "<h2>Totals per device</h2>\n" + device_totals_table(c);
-  html += fmt::format("<h2>Warnings ({})</h2>\n", c.warnings.size()) + warnings_list(c);
+  html += fmt::format("<h2>Warnings ({})</h2>\n", c.warnings.size() + c.device_notes.size()) + device_notes_list(c) +
+          warnings_list(c);
   const bool thesis = c.model == "thesis";
   html += std::string("<h2>Predicted time per kernel (ms)</h2>\n") +
           (thesis ? "<p>M: memory bound (limited by DRAM bandwidth), C: compute bound (limited by the kernel's adjusted "
@@ -285,7 +295,7 @@ std::string html_report(const ReportContent& c) {
   html += thesis ? "<p class=\"meta\">Written by roofcast. Method: model.md (thesis chapters 3-4): predicted time = "
                    "W_comp / min(T'_op, O_krn &times; B_mem).</p>\n</body>\n</html>\n"
                  : "<p class=\"meta\">Written by roofcast. Method: pipes-model.md: predicted time = launch + "
-                   "max(compute, memory, latency).</p>\n</body>\n</html>\n";
+                   "max(compute, memory, latency, block dispatch).</p>\n</body>\n</html>\n";
   return html;
 }
 

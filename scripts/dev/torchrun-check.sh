@@ -27,7 +27,7 @@ sys.exit(0 if kernels and profiled > 0 else 1)
 PY
 done
 "$BIN/roofcast" merge "$R/prof-0.json" "$R/prof-1.json" -o "$R/merged.json" >"$R/merge.log" 2>&1 || status=1
-"$BIN/roofcast" predict --profile "$R/merged.json" --device h100-sxm-latency-2026-11-24 >"$R/predict.txt" 2>&1 || status=1
+"$BIN/roofcast" predict --profile "$R/merged.json" --device h100-sxm >"$R/predict.txt" 2>&1 || status=1
 grep -c "\[prof-" "$R/predict.txt" | sed 's/^/predicted kernels of the two workers: /'
 echo "torchrun-check: $([[ $status == 0 && $rc == 0 ]] && echo ok || echo FAILED)"
 [[ $status == 0 && $rc == 0 ]]

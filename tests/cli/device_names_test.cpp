@@ -39,10 +39,29 @@ TEST_CASE("the measured device profiles of data/ are usable by name and listed b
   // Any spelling of the id: the same rule as every other device name.
   CHECK(run_roofcast({"explain", "--profile", "thesis-redblack", "--device", "H100_SXM"}).exit_code == 0);
 
-  // A device name several files share is refused, naming the files' ids.
-  const auto ambiguous = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "NVIDIA H100 80GB HBM3"});
+  // The one profile of that GPU's name is found by its name too.
+  const auto by_name =
+      run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "NVIDIA H100 80GB HBM3", "--format", "json"});
+  INFO(by_name.err);
+  CHECK(by_name.exit_code == 0);
+}
+
+TEST_CASE("a device name several device profiles share is refused, naming their ids") {
+  const auto folder = fs::temp_directory_path() / ("roofcast-same-name-" + std::to_string(::getpid()));
+  fs::remove_all(folder);
+  fs::create_directories(folder / "devices");
+  for (const char* id : {"gpu-monday", "gpu-tuesday"})
+    std::ofstream(folder / "devices" / (std::string(id) + ".json")) << R"({
+      "format": "roofcast-device", "version": 1, "name": "Twin GPU",
+      "throughput": { "fp32_gflops": 1000, "fp64_gflops": 500, "int32_mad_giops": 250,
+                      "int32_add_giops": 500, "shared_ldst_gops": 250, "dram_gbps": 100 } })";
+  ::setenv("ROOFCAST_DATA_DIR", folder.c_str(), 1);
+  const auto ambiguous = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "twin gpu"});
+  ::unsetenv("ROOFCAST_DATA_DIR");
+  fs::remove_all(folder);
   CHECK(ambiguous.exit_code == 1);
-  CHECK_THAT(ambiguous.err, Catch::Contains("several device profiles") && Catch::Contains("h100-sxm"));
+  CHECK_THAT(ambiguous.err, Catch::Contains("several device profiles") && Catch::Contains("gpu-monday") &&
+                                Catch::Contains("gpu-tuesday"));
 }
 
 TEST_CASE("ROOFCAST_DATA_DIR is searched first for devices given by name") {

@@ -4,6 +4,7 @@
 // from its output (JSON, CSV, or a chart's data file).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "run_command.hpp"
@@ -166,4 +168,175 @@ TEST_CASE("every command that prints results takes --format, markdown where a ta
       {"split", "--profile", kProfile, "--kernel", kKernel, "--device", kDevice, "--device", "GTX-480", "--blocks", "10",
        "--format", "csv"});
   CHECK_THAT(split.out, Catch::StartsWith("device,alone ms"));
+}
+
+namespace {
+
+namespace corpus {
+
+// The validation corpus' profiles (docs/validation/2026-11-24-latency), each predicted for the
+// GPU it was profiled on, from a device profile of that GPU with block_dispatch_gblocks (the
+// 2026-11-27 tune runs' benches): the model's every term, block dispatch included, is in play.
+struct Run {
+  const char* profiles;
+  const char* device;
+};
+constexpr Run kRuns[] = {{"docs/validation/2026-11-24-latency/h100-run/profiles", "docs/validation/2026-11-27-tune-h100/device.json"},
+                         {"docs/validation/2026-11-24-latency/h200-run/profiles", "docs/validation/2026-11-27-tune-h200/device.json"}};
+
+fs::path source(const char* path) { return fs::path(ROOFCAST_SOURCE_DIR) / path; }
+
+std::vector<fs::path> profiles_in(const fs::path& folder) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(folder))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// The cells of one CSV line (quoted cells may hold commas and doubled quotes).
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> cells(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      cells.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  return cells;
+}
+
+// Kernel -> predicted ms of report's predictions.csv (one device: its first time column).
+std::map<std::string, double> report_times(const fs::path& csv) {
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  REQUIRE(csv_cells(line).at(2).starts_with("predicted_ms "));
+  std::map<std::string, double> times;
+  while (std::getline(in, line)) {
+    const auto cells = csv_cells(line);
+    times[cells.at(0)] = std::stod(cells.at(2));
+  }
+  return times;
+}
+
+// Kernel (as the chart's data quotes it) -> predicted ms of an accuracy chart's data file:
+// "measured predicted corrected bound ape \"kernel\"" rows.
+std::map<std::string, double> chart_times(const fs::path& data) {
+  std::ifstream in(data);
+  std::map<std::string, double> times;
+  for (std::string line; std::getline(in, line);) {
+    const size_t quote = line.find('"');
+    if (line.empty() || line[0] == '#' || quote == std::string::npos) continue;
+    const auto words = words_of(line.substr(0, quote));
+    if (words.size() != 5) continue;
+    times[line.substr(quote + 1, line.rfind('"') - quote - 1)] = std::stod(words[1]);
+  }
+  return times;
+}
+
+}  // namespace corpus
+
+// predict's time of every kernel of one run's profiles against every other command's.
+void check_same_times(const corpus::Run& run) {
+  size_t kernels = 0, dispatch_costed = 0;
+  const std::string device = corpus::source(run.device).string();
+  for (const auto& file : corpus::profiles_in(corpus::source(run.profiles))) {
+    const std::string profile = file.string();
+    INFO(profile << " on " << device);
+    const auto profile_json = nlohmann::json::parse(std::ifstream(file));
+    std::map<std::string, nlohmann::json> shapes;  // kernel -> its launch shapes
+    for (const auto& k : profile_json["kernels"]) shapes[k["name"]] = k["launch_shapes"];
+
+    // predict's JSON is the reference: every digit.
+    std::map<std::string, double> expected;
+    const auto predicted = json_of({"predict", "--profile", profile, "--device", device, "--format", "json"});
+    for (const auto& p : predicted["predictions"]) {
+      expected[p["kernel"]] = p["predicted_ms"].get<double>();
+      if (p["details"]["dispatch_ms"].get<double>() > 0) ++dispatch_costed;
+    }
+    REQUIRE(expected.size() == shapes.size());
+    kernels += expected.size();
+    const auto same = [&](const std::string& kernel, double value, double digits) {
+      INFO(kernel);
+      REQUIRE(expected.contains(kernel));
+      CHECK(value == Approx(expected[kernel]).epsilon(digits));
+    };
+
+    const auto validated = json_of({"validate", "--reference-profile", profile, "--device", device, "--output", "-"});
+    CHECK(validated["entries"].size() == expected.size());
+    for (const auto& e : validated["entries"]) same(e["kernel"], e["predicted_ms"].get<double>(), 1e-12);
+
+    const auto ranked = json_of({"rank", "--profile", profile, "--device", device, "--top", "100000", "--format", "json"});
+    CHECK(ranked["devices"][0]["top_kernels"].size() == expected.size());
+    for (const auto& k : ranked["devices"][0]["top_kernels"]) same(k["kernel"], k["predicted_ms"].get<double>(), 1e-12);
+
+    const auto folder = fresh_folder("corpus");
+    // (No quadrant charts: the time is the table's.)
+    REQUIRE(run_roofcast({"report", "--profile", profile, "--device", device, "--quadrant-kernels", "0", "--output",
+                          (folder / "report").string()})
+                .exit_code == 0);
+    const auto reported = corpus::report_times(folder / "report" / "predictions.csv");
+    CHECK(reported.size() == expected.size());
+    for (const auto& [kernel, ms] : reported) same(kernel, ms, 1e-12);
+
+    // Charts write 6 significant digits.
+    REQUIRE(run_roofcast({"plot", "accuracy", "--profile", profile, "--device", device, "--output",
+                          (folder / "accuracy.svg").string()})
+                .exit_code == 0);
+    const auto charted = corpus::chart_times(folder / "accuracy.dat");
+    CHECK(charted.size() == expected.size());
+    for (const auto& [kernel, ms] : charted) same(kernel, ms, 1e-5);
+    fs::remove_all(folder);
+
+    for (const auto& [kernel, launch_shapes] : shapes) {
+      const auto explained =
+          json_of({"explain", "--profile", profile, "--kernel", kernel, "--device", device, "--format", "json"});
+      same(kernel, explained["predictions"][0]["predicted_ms"].get<double>(), 1e-12);
+      // tune re-cuts a kernel into one launch shape: with one, its profiled configuration is
+      // the profile's launch; with several, no candidate is.
+      if (launch_shapes.size() != 1) continue;
+      const auto& b = launch_shapes[0]["block"];
+      const std::string block = fmt::format("{}x{}x{}", b[0].get<double>(), b[1].get<double>(), b[2].get<double>());
+      const auto tuned = json_of({"tune", "--profile", profile, "--kernel", kernel, "--device", device,
+                                  "--block-sizes", block, "--format", "json"});
+      size_t profiled = 0;
+      for (const auto& launch : tuned["devices"][0]["launches"]) {
+        if (!launch["profiled"].get<bool>()) continue;
+        ++profiled;
+        same(kernel, launch["predicted_ms"].get<double>(), 1e-12);
+      }
+      CHECK(profiled == 1);
+    }
+  }
+  CHECK(kernels >= 50);
+  CHECK(dispatch_costed == kernels);  // the device profile has the block dispatch rate
+}
+
+}  // namespace
+
+// One test per run, so that ctest runs them side by side.
+TEST_CASE("every command gives the same time for the same kernel and device on the validation corpus: H100") {
+  check_same_times(corpus::kRuns[0]);
+}
+
+TEST_CASE("every command gives the same time for the same kernel and device on the validation corpus: H200") {
+  check_same_times(corpus::kRuns[1]);
+}
+
+TEST_CASE("explain shows the block dispatch cost on a line of its own") {
+  const std::string device = corpus::source("docs/validation/2026-11-27-tune-h100/device.json").string();
+  const std::string profile = corpus::source("docs/validation/2026-11-24-latency/h100-run/profiles/launch_chain.json").string();
+  const auto explained = run_roofcast({"explain", "--profile", profile, "--device", device});
+  REQUIRE(explained.exit_code == 0);
+  CHECK_THAT(explained.out, Catch::Contains("  dispatch block dispatch") &&
+                                Catch::Contains("launch + max(compute, memory, latency, block dispatch)"));
 }

@@ -33,7 +33,8 @@ void check_thesis(const ThesisPrediction& p, const std::string& where) {
 void check_pipes(const PipesPrediction& p, const std::string& where) {
   for (const auto& [value, name] : {std::pair{p.compute_ms, "compute_ms"}, {p.memory_ms, "memory_ms"},
                                     {p.blocks, "blocks"}, {p.compute_wave_factor, "compute_wave_factor"},
-                                    {p.launch_ms, "launch_ms"}, {p.predicted_ms, "predicted_ms"}})
+                                    {p.launch_ms, "launch_ms"}, {p.dispatch_ms, "dispatch_ms"},
+                                    {p.predicted_ms, "predicted_ms"}})
     check_finite_non_negative(value, fmt::format("pipes {} of {}", name, where));
   if (p.blocks_per_sm < 0) finding("pipes blocks_per_sm negative", where);
   for (const auto* costs : {&p.compute, &p.memory})

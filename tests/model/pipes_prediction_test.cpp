@@ -2,6 +2,7 @@
 
 #include "hundred_sm_device.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "roofcast/model/ablation.hpp"
@@ -641,4 +642,43 @@ TEST_CASE("pipes model: lines a launch stores are written back to DRAM, though i
   DeviceProfile big_l2 = round_device();
   big_l2.l2_bytes = 1e9;
   CHECK(cost_of(predict_pipes(k, big_l2), "DRAM") == -1);
+}
+
+TEST_CASE("pipes model: a grid of many short blocks takes at least its blocks at the block dispatch rate") {
+  // 5 launches of 1000 blocks of little work: 5000 blocks at 0.1 G blocks/s take 0.05 ms to start.
+  const auto k = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1e6}, {"issued", 1e6}}, 0, 0);
+  DeviceProfile device = round_device();
+  const auto without_rate = predict_pipes(k, device);
+  CHECK(without_rate.dispatch_ms == 0);
+  CHECK(without_rate.limiter != "block dispatch");
+  const auto notes = without_rate.all_notes();
+  CHECK(std::count(notes.begin(), notes.end(), "no block_dispatch_gblocks on this device: block dispatch not modelled") ==
+        1);
+
+  device.extra_throughput["block_dispatch_gblocks"] = 0.1;
+  const auto p = predict_pipes(k, device);
+  CHECK(p.dispatch_ms == Approx(0.05));
+  CHECK(p.limiter == "block dispatch");
+  CHECK(p.predicted_ms == Approx(p.launch_ms + 0.05));
+  // A launch shape's blocks count once per launch of that shape.
+  auto two_shapes = k;
+  two_shapes.launch_shapes.push_back(two_shapes.launch_shapes.front());
+  two_shapes.launch_shapes.back().grid = {4000, 1, 1};
+  two_shapes.launch_shapes.back().invocations = 2;
+  CHECK(predict_pipes(two_shapes, device).dispatch_ms == Approx((5 * 1000 + 2 * 4000) / 0.1e9 * 1e3));
+
+  // A term of its own: switched off, the time is the other terms' again.
+  PipesTerms no_dispatch;
+  no_dispatch.block_dispatch = false;
+  const auto off = predict_pipes(k, device, no_dispatch);
+  CHECK(off.dispatch_ms == 0);
+  CHECK(off.predicted_ms == Approx(without_rate.predicted_ms));
+  const auto& names = pipes_term_names();
+  CHECK(std::count_if(names.begin(), names.end(), [](const PipesTermName& t) { return std::string(t.name) == "block-dispatch"; }) == 1);
+
+  // Where dispatch sets the reference's time, the calibration scales dispatch on the target.
+  DeviceProfile target = device;
+  target.extra_throughput["block_dispatch_gblocks"] = 0.2;
+  const double launch = p.launch_ms;
+  CHECK(calibrated_pipes_ms(k, target, device, launch + 0.1) == Approx(predict_pipes(k, target).launch_ms + 2 * 0.025));
 }

@@ -57,7 +57,7 @@ std::vector<DrawnText> drawn_texts(const XmlElement& svg) {
 
 TEST_CASE("roofline of an H100 with a PyTorch profile: every roof labelled, no label over another, all on the canvas") {
   const std::string source = ROOFCAST_SOURCE_DIR;
-  const std::string device_path = source + "/data/devices/measured/h100-sxm-latency-2026-11-24.json";
+  const std::string device_path = source + "/docs/bench-results/2026-11-24-latency/h100-sxm.json";
   const std::string profile_path = source + "/docs/validation/2026-11-24-latency/h100-run/profiles/pytorch_ops.json";
   const DeviceProfile device = parse_device_profile(slurp(device_path), device_path);
   const KernelProfile profile = parse_kernel_profile(slurp(profile_path), profile_path);

@@ -208,6 +208,7 @@ DeviceProfile parse_device_profile(std::string_view json_text, const std::string
   const Field root = check_header(document, source, "roofcast-device", kSupportedVersion);
   DeviceProfile device;
   device.name = root.member("name").non_empty_string();
+  device.source = source;
   device.throughput = parse_throughput(root.member("throughput"), device.extra_throughput);
   if (root.has("roofline_sweep")) device.roofline_sweep = parse_roofline_sweep(root.member("roofline_sweep"));
   if (root.has("transfers")) {

@@ -54,7 +54,7 @@ void scale(Counters& c, const std::string& name, double factor) {
 }
 
 double predicted(const KernelRecord& kernel, const DeviceProfile& device) {
-  return predict_launch(kernel, device).predicted_ms;
+  return predict_pipes(kernel, device).predicted_ms;
 }
 
 // Active threads per executed warp instruction over 32 (1: no divergence); 0 when not recorded.

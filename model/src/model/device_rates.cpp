@@ -5,21 +5,18 @@
 #include <string_view>
 #include <vector>
 
+#include "roofcast/model/bench_keys.hpp"
+
 namespace roofcast {
 
 namespace {
 
 constexpr double kWarpSize = 32;
 
-double extra_or(const DeviceProfile& device, const std::string& key, double fallback = 0) {
-  const auto it = device.extra_throughput.find(key);
-  return it == device.extra_throughput.end() ? fallback : it->second;
-}
-
 // Measured `pipe_<name>_gwips`, or the same rate from one of the thesis' throughputs.
 void set_pipe_rate(const DeviceProfile& device, DeviceRates& rates, const std::string& pipe, double derived,
                    const char* derived_from) {
-  const double measured = extra_or(device, "pipe_" + pipe + "_gwips");
+  const double measured = bench_value(device, "pipe_" + pipe + "_gwips");
   if (measured > 0) {
     rates.pipe_gwips[pipe] = measured;
   } else if (derived > 0) {
@@ -29,7 +26,7 @@ void set_pipe_rate(const DeviceProfile& device, DeviceRates& rates, const std::s
 }
 
 // Rates taken as measured (0 when the profile lacks them): the member and its throughput key.
-constexpr std::array<std::pair<double DeviceRates::*, const char*>, 26> kMeasuredRates{{
+constexpr std::array<std::pair<double DeviceRates::*, const char*>, 27> kMeasuredRates{{
     {&DeviceRates::global_atomics_gops, "atomic_global_gops"},
     {&DeviceRates::global_atomics_same_address_gops, "atomic_global_same_address_gops"},
     {&DeviceRates::global_atomics_scattered_gops, "atomic_global_scattered_gops"},
@@ -43,6 +40,7 @@ constexpr std::array<std::pair<double DeviceRates::*, const char*>, 26> kMeasure
     {&DeviceRates::l2_gbps, "l2_gbps"},
     {&DeviceRates::l1_gbps, "l1_gbps"},
     {&DeviceRates::kernel_floor_us, "kernel_floor_us"},
+    {&DeviceRates::block_dispatch_gblocks, "block_dispatch_gblocks"},
     {&DeviceRates::dram_latency_ns, "dram_latency_ns"},
     {&DeviceRates::dram_probe_gbps, "dram_probe_gbps"},
     {&DeviceRates::warp_issue_interval_ns, "warp_issue_interval_ns"},
@@ -69,36 +67,37 @@ DeviceRates device_rates_of(const DeviceProfile& device) {
   set_pipe_rate(device, rates, "fmaheavy", t.int32_mad_giops / (2 * kWarpSize), "T_int");
   set_pipe_rate(device, rates, "alu", t.int32_add_giops / kWarpSize, "T_add");
   set_pipe_rate(device, rates, "lsu", t.shared_ldst_gops / kWarpSize, "T_ldst");
-  set_pipe_rate(device, rates, "fp16", extra_or(device, "half2_gflops") / (4 * kWarpSize), "half2 FMA throughput");
+  set_pipe_rate(device, rates, "fp16", bench_value(device, "half2_gflops") / (4 * kWarpSize), "half2 FMA throughput");
   set_pipe_rate(device, rates, "xu", 0, "");  // measured only: no thesis throughput gives it
 
-  rates.issue_gwips = extra_or(device, "pipe_issue_gwips");
+  rates.issue_gwips = bench_value(device, "pipe_issue_gwips");
   if (rates.issue_gwips <= 0 && rates.pipe_gwips.contains("fma")) {
     rates.issue_gwips = rates.pipe_gwips["fma"];
     rates.notes.push_back("issue limit taken as the FMA pipe's rate");
   }
 
-  constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kTensorPeaks{{
-      {"fp16", "tensor_fp16_gflops"},
-      {"bf16", "tensor_bf16_gflops"},
-      {"tf32", "tensor_tf32_gflops"},
-      {"fp64", "tensor_fp64_gflops"},
-      {"int8", "tensor_int8_giops"},
+  // By source type: the mma.sync peak, and the wgmma peak where Hopper has one ("" none).
+  constexpr std::array<std::array<std::string_view, 3>, 5> kTensorPeaks{{
+      {"fp16", "tensor_fp16_gflops", "tensor_wgmma_fp16_gflops"},
+      {"bf16", "tensor_bf16_gflops", "tensor_wgmma_bf16_gflops"},
+      {"tf32", "tensor_tf32_gflops", "tensor_wgmma_tf32_gflops"},
+      {"fp64", "tensor_fp64_gflops", ""},
+      {"int8", "tensor_int8_giops", "tensor_wgmma_int8_giops"},
   }};
-  for (const auto& [type, key] : kTensorPeaks) {
-    const double peak = extra_or(device, std::string(key));
+  for (const auto& [type, key, wgmma_key] : kTensorPeaks) {
+    const double peak = bench_value(device, key);
     if (peak > 0) rates.tensor_gops[std::string(type)] = peak;
-    // "tensor_fp16_gflops" -> "tensor_wgmma_fp16_gflops"
-    const double wgmma = extra_or(device, "tensor_wgmma_" + std::string(key.substr(7)));
+    const double wgmma = wgmma_key.empty() ? 0 : bench_value(device, wgmma_key);
     if (wgmma > 0) rates.tensor_wgmma_gops[std::string(type)] = wgmma;
   }
 
   // A conflict-free 32-bit shared load or store of a warp is one wavefront.
   rates.shared_wavefronts_gps = t.shared_ldst_gops / kWarpSize;
   rates.dram_mean_gbps = t.dram_gbps;
-  for (const auto& [member, key] : kMeasuredRates) rates.*member = extra_or(device, key);
+  for (const auto& [member, key] : kMeasuredRates) rates.*member = bench_value(device, key);
   rates.warps_per_sm = device.occupancy.max_threads_per_sm / kWarpSize;
   rates.sm_clock_mhz = device.sm_clock_mhz;
+  if (const std::string missing = missing_bench_keys_note(device); !missing.empty()) rates.notes.push_back(missing);
   if (!rates.notes.empty()) rates.shared_notes = std::make_shared<const std::vector<std::string>>(rates.notes);
   return rates;
 }

@@ -23,7 +23,6 @@ constexpr const char* kPerTileStepStalls[] = {"smsp__warps_issue_stalled_long_sc
                                               "smsp__warps_issue_stalled_barrier.sum",
                                               "smsp__warps_issue_stalled_membar.sum"};
 constexpr const char* kAchievedOccupancy = "sm__warps_active.avg.pct_of_peak_sustained_active";
-constexpr const char* kBlockDispatch = "block_dispatch_gblocks";
 // Counters of global atomics: the instructions, their L1 and L2 requests and sectors, and the
 // busiest L2 slice's atomic cycles.
 constexpr const char* kGlobalAtomicCounters[] = {
@@ -86,8 +85,10 @@ LaunchCandidate profiled_candidate(const LaunchShape& shape) {
   return c;
 }
 
+// The same launch for the model, which reads a grid's number of blocks, not its shape: a
+// candidate's 1-D grid of as many blocks as a profiled 2-D grid is that launch.
 bool same_launch(const LaunchShape& a, const LaunchShape& b) {
-  return a.grid == b.grid && a.block == b.block && a.registers_per_thread == b.registers_per_thread &&
+  return a.blocks() == b.blocks() && a.block == b.block && a.registers_per_thread == b.registers_per_thread &&
          a.shared_bytes_per_block() == b.shared_bytes_per_block();
 }
 
@@ -124,7 +125,7 @@ TunedLaunch tuned(const KernelRecord& kernel, const LaunchCandidate& candidate, 
     const double busiest_slots = slots > 0 && busiest > slots ? std::ceil(busiest / slots) * slots : busiest;
     t.tail_idle_share = 1 - per_sm / busiest_slots;
   }
-  t.prediction = predict_launch(recut, device);
+  t.prediction = predict_pipes(recut, device);
   t.per_launch_ms = t.prediction.predicted_ms / static_cast<double>(std::max<int64_t>(recut.invocations, 1));
   return t;
 }
@@ -166,24 +167,6 @@ std::vector<LaunchCandidate> fixed_tile_candidates(const KernelRecord& kernel,
     out.push_back(c);
   }
   return out;
-}
-
-PipesPrediction predict_launch(const KernelRecord& kernel, const DeviceProfile& device) {
-  PipesPrediction p = predict_pipes(kernel, device);
-  const auto rate = device.extra_throughput.find(kBlockDispatch);
-  if (rate == device.extra_throughput.end() || !(rate->second > 0)) {
-    p.notes.push_back("no block_dispatch_gblocks on this device: block dispatch not modelled");
-    return p;
-  }
-  double blocks = 0;
-  for (const auto& shape : kernel.launch_shapes)
-    blocks += shape.blocks() * static_cast<double>(std::max<int64_t>(shape.invocations, 1));
-  const double dispatch_ms = blocks / (rate->second * 1e9) * 1e3;
-  if (p.launch_ms + dispatch_ms > p.predicted_ms) {
-    p.predicted_ms = p.launch_ms + dispatch_ms;
-    p.limiter = "block dispatch";
-  }
-  return p;
 }
 
 std::string tuning_problem(const KernelRecord& kernel) {

@@ -248,6 +248,19 @@ void add_wave_factors(const KernelRecord& kernel, const DeviceProfile& device, P
   p.occupancy_limiter = occupancy.limiter;
 }
 
+// Every launch starts all its blocks before its last one can end: blocks / the device's block
+// dispatch rate, summed over the launch shapes and their launches.
+void add_dispatch_cost(const KernelRecord& kernel, const DeviceRates& rates, PipesPrediction& p) {
+  if (rates.block_dispatch_gblocks <= 0) {
+    p.notes.push_back("no block_dispatch_gblocks on this device: block dispatch not modelled");
+    return;
+  }
+  double blocks = 0;
+  for (const auto& shape : kernel.launch_shapes)
+    blocks += shape.blocks() * static_cast<double>(std::max<int64_t>(shape.invocations, 1));
+  p.dispatch_ms = ms_of(blocks, rates.block_dispatch_gblocks);
+}
+
 }  // namespace
 
 std::vector<std::string> PipesPrediction::all_notes() const {
@@ -273,6 +286,7 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"one-wave-latency", &PipesTerms::one_wave_latency},
       {"loaded-latency", &PipesTerms::loaded_latency},
       {"launch", &PipesTerms::launch},
+      {"block-dispatch", &PipesTerms::block_dispatch},
   };
   return names;
 }
@@ -363,6 +377,12 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
       p.limiter = compute->name + " + latency";
   }
 
+  if (terms.block_dispatch) add_dispatch_cost(kernel, rates, p);
+  if (p.dispatch_ms > throughput_ms) {
+    throughput_ms = p.dispatch_ms;
+    p.limiter = "block dispatch";
+  }
+
   if (terms.launch) {
     // A launch that reads memory waits at least one DRAM round trip before its last store.
     // (Where the latency term is modelled, that wait is in it.)
@@ -389,12 +409,14 @@ double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& targ
 double calibrated_pipes_ms(const PipesPrediction& on_target, const PipesPrediction& on_reference,
                            double measured_on_reference_ms, const std::string& kernel, const std::string& target) {
   const double reference_work_ms = measured_on_reference_ms - on_reference.launch_ms;
-  const std::array<double, 3> reference_sides{on_reference.compute_ms, on_reference.memory_ms, on_reference.latency.ms};
+  const std::array<double, 4> reference_sides{on_reference.compute_ms, on_reference.memory_ms, on_reference.latency.ms,
+                                              on_reference.dispatch_ms};
   const auto limiting = std::max_element(reference_sides.begin(), reference_sides.end());
   if (!(reference_work_ms > 0) || !(*limiting > 0)) return on_target.predicted_ms;
   const double efficiency = reference_work_ms / *limiting;
 
-  std::array<double, 3> target_sides{on_target.compute_ms, on_target.memory_ms, on_target.latency.ms};
+  std::array<double, 4> target_sides{on_target.compute_ms, on_target.memory_ms, on_target.latency.ms,
+                                     on_target.dispatch_ms};
   target_sides[static_cast<size_t>(limiting - reference_sides.begin())] *= efficiency;
   const double calibrated_ms = on_target.launch_ms + *std::max_element(target_sides.begin(), target_sides.end());
   check_predicted_value(calibrated_ms, "calibrated_ms", kernel, target);

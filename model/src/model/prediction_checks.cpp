@@ -40,6 +40,7 @@ void check_prediction(const PipesPrediction& p, const std::string& kernel, const
                                                    {"compute_wave_factor", p.compute_wave_factor},
                                                    {"latency_ms", p.latency.ms},
                                                    {"launch_ms", p.launch_ms},
+                                                   {"dispatch_ms", p.dispatch_ms},
                                                    {"predicted_ms", p.predicted_ms}};
   for (const auto& [field, value] : values) check_predicted_value(value, field, kernel, device);
 }

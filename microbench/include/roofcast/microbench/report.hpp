@@ -28,6 +28,9 @@ DeviceProfile make_device_profile(const SuiteResult& result, const std::string& 
 // fraction of theoretical per key, per-measurement statistics and provenance beside it.
 nlohmann::json device_profile_json(const SuiteResult& result, const Provenance& provenance);
 
+// One measurement's entry of the profile's `measurements` object (statistics, configuration, verified).
+nlohmann::json measurement_json(const Measurement& m);
+
 // Long format, one row per measured point: the peaks, every sweep point, every copy size.
 std::string measurements_csv(const SuiteResult& result);
 

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "roofcast/microbench/suite_result.hpp"
 
@@ -12,6 +13,11 @@ namespace roofcast::microbench {
 struct SuiteOptions {
   int device = 0;
   bool quick = false;  // smaller buffers, shorter launches, fewer sweep points
+  // The groups to run (bench_groups() names; `roofcast bench --complete`); empty: all of them.
+  std::vector<std::string> groups;
+  // Called with the GPU before any characterizer runs; throws to refuse it (--complete: a
+  // profile of another GPU). Null: any GPU.
+  std::function<void(const DeviceInfo&)> check_device;
 };
 
 // Called before each step and once at the end (done == total).

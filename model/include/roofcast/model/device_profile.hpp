@@ -45,6 +45,9 @@ struct OccupancyLimits {
 
 struct DeviceProfile {
   std::string name;
+  // Where it was read from: the file as given, or data/devices/ID.json for a bundled device;
+  // "" when made in memory. Messages that say how to complete the profile name it.
+  std::string source;
   DeviceThroughput throughput;
   int sm_count = 0;  // streaming multiprocessors available to kernels; 0 when unknown
   double sm_clock_mhz = 0;  // the SM clock the benchmarks ran at; 0 when unknown

@@ -12,7 +12,8 @@ namespace roofcast {
 // The device side of the multi-pipeline model: what each part of the GPU sustains, whole
 // device, from `roofcast bench` (docs/pipes-model.md). A rate of 0 is unknown; that term is
 // then not costed. Where a profile predates the pipe characterizers, rates are derived from
-// the thesis' six throughputs and `notes` says which.
+// the thesis' six throughputs and `notes` says which. The keys read are bench_keys.hpp's list;
+// `notes` names those the profile lacks.
 struct DeviceRates {
   std::map<std::string, double> pipe_gwips;     // billions of warp instructions per second, per pipe
   double issue_gwips = 0;                       // the schedulers' issue limit
@@ -33,6 +34,7 @@ struct DeviceRates {
   double l2_gbps = 0;
   double l1_gbps = 0;
   double kernel_floor_us = 0;                   // GPU time of a kernel that does nothing
+  double block_dispatch_gblocks = 0;            // one-warp blocks the GPU starts and retires per second (G)
   // Effective DRAM latency under streaming load: an SM with W warps, each with b bytes of
   // loads and stores in flight, draws at most W x b / latency.
   double dram_latency_ns = 0;

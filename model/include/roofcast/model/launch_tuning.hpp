@@ -59,7 +59,7 @@ struct TunedLaunch {
   // busiest SM's blocks (within one wave), or / its waves x blocks per SM (over several).
   double tail_idle_share = 0;
   std::string problem;        // why it cannot launch ("" when it can); then not predicted
-  PipesPrediction prediction;  // predict_launch(): all the profiled invocations
+  PipesPrediction prediction;  // predict_pipes() of the re-cut kernel: all the profiled invocations
   double per_launch_ms = 0;    // prediction.predicted_ms / invocations
   double speedup = 0;         // profiled configuration's predicted time / this one's
   bool worth_measuring = false;
@@ -91,12 +91,6 @@ const LaunchShape& profiled_shape(const KernelRecord& kernel);
 KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidate& candidate,
                                 const DeviceProfile& device, double problem_threads = 0,
                                 const KernelRecord* second = nullptr);
-
-// The pipes model's prediction of a kernel, bounded below by the device's block dispatch rate
-// (`block_dispatch_gblocks` from `roofcast bench`; not bounded, with a note, where the device
-// profile predates it): a grid of many short blocks cannot finish before the GPU has started
-// them all. The limiter is then "block dispatch".
-PipesPrediction predict_launch(const KernelRecord& kernel, const DeviceProfile& device);
 
 // Predicts each candidate (and the profiled configuration) on `device` with the pipes model and
 // ranks them; the first `top` that can launch are marked worth measuring. `second`: as in

@@ -55,6 +55,9 @@ struct PipesTerms {
   // chase's spread for every level).
   bool loaded_latency = true;
   bool launch = true;          // the fixed time of a kernel launch
+  // A grid cannot finish before the GPU has started all its blocks: blocks / the bench's
+  // `block_dispatch_gblocks` bounds the time a grid of many short blocks takes.
+  bool block_dispatch = true;
 };
 
 // The names `--ablation` uses, with a pointer to the term each switches off.
@@ -89,9 +92,14 @@ struct PipesPrediction {
   LatencyTerm latency;             // the latency bound; latency.ms is 0 when not modelled
   L2Residency l2_residency;        // whether the kernel's data stays in the target's L2
   double launch_ms = 0;            // fixed time of the kernel's launches
+  // The time the GPU takes to start and retire the launches' blocks (every launch shape's
+  // blocks / the block dispatch rate); 0 when not modelled. A bound beside compute, memory and
+  // latency: the time is launch + the largest of them.
+  double dispatch_ms = 0;
   double predicted_ms = 0;
   Bound bound = Bound::compute;
-  // The cost that sets the time: "fma pipe", "DRAM", "latency (memory)", "launch"... `bound`
+  // The cost that sets the time: "fma pipe", "DRAM", "latency (memory)", "block dispatch",
+  // "launch"... `bound`
   // stays the larger of compute and memory when the latency term sets the time.
   std::string limiter;
   // Derived inputs and terms left out: this prediction's own; the kernel's (work->notes) and the
@@ -121,7 +129,7 @@ namespace roofcast {
 
 // The optional calibration (the thesis' E_util idea, applied to the limiting side only): the
 // kernel's measured time on the reference device, less its launch time, says how far it falls
-// short of its limiter there; the same side (compute, memory or latency) keeps that efficiency
+// short of its limiter there; the same side (compute, memory, latency or block dispatch) keeps that efficiency
 // on the target, the other sides and the launch time are not scaled. Returns the calibrated time on
 // `target`, or the uncalibrated one when the reference time says nothing (no work or no time).
 double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,

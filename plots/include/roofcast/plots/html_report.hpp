@@ -28,6 +28,9 @@ struct ReportContent {
   const ProfilePrediction* prediction = nullptr;
   std::vector<std::string> device_names;
   std::vector<ReportWarning> warnings;
+  // Devices whose profile lacks bench keys the model reads, "DEVICE: what it goes without"
+  // (missing_bench_key_notes): shown first under Warnings.
+  std::vector<std::string> device_notes;
   std::vector<ReportChart> charts;
   // The kernels the tables show, as indices into profile->kernels, most predicted time first;
   // empty: every kernel, in profile order. A large profile shows its heaviest (`report --top`).
