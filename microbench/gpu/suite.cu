@@ -25,8 +25,6 @@ double value_of(const SuiteResult& result, const std::string& key) {
 
 }  // namespace
 
-const char* backend_name() { return ROOFCAST_BACKEND_NAME; }
-
 SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progress) {
   using namespace roofcast::gpu;
   const auto started = std::chrono::steady_clock::now();

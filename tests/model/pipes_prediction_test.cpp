@@ -109,7 +109,7 @@ TEST_CASE("pipes model: tensor operations cost the peak of their data type") {
   CHECK(cost_of(p, "tensor fp8") == -1);
   CHECK(p.limiter == "tensor bf16");
   bool noted = false;
-  for (const auto& n : p.all_notes()) noted = noted || n.find("fp8") != std::string::npos;
+  p.for_each_note([&](const std::string& n) { noted = noted || n.find("fp8") != std::string::npos; });
   CHECK(noted);
 }
 
@@ -268,9 +268,9 @@ double part_of(const LatencyTerm& t, const std::string& name) {
 }
 
 bool has_note(const PipesPrediction& p, const std::string& text) {
-  for (const auto& n : p.all_notes())
-    if (n.find(text) != std::string::npos) return true;
-  return false;
+  bool found = false;
+  p.for_each_note([&](const std::string& n) { found = found || n.find(text) != std::string::npos; });
+  return found;
 }
 
 }  // namespace

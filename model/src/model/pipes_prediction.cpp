@@ -250,12 +250,6 @@ void add_wave_factors(const KernelRecord& kernel, const DeviceProfile& device, P
 
 }  // namespace
 
-std::vector<std::string> PipesPrediction::all_notes() const {
-  std::vector<std::string> all;
-  for_each_note([&](const std::string& note) { all.push_back(note); });
-  return all;
-}
-
 const std::vector<PipesTermName>& pipes_term_names() {
   static const std::vector<PipesTermName> names = {
       {"pipes", &PipesTerms::pipes},   {"issue", &PipesTerms::issue},

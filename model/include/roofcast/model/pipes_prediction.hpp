@@ -106,7 +106,6 @@ struct PipesPrediction {
       for (const auto& note : *device_notes) visit(note);
     for (const auto& note : notes) visit(note);
   }
-  std::vector<std::string> all_notes() const;
 };
 
 PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms = {});

@@ -46,13 +46,6 @@ class Predictor {
   // "thesis", "pipes", "pipes without waves"...
   virtual const std::string& name() const = 0;
   virtual ModelPrediction predict(const KernelRecord& kernel, const DeviceProfile& device) const = 0;
-  // Every kernel on every device, kernel-major, each prediction to `visit` as it is made (a
-  // million of them are never held at once). A model computes what depends only on a kernel
-  // or only on a device once here.
-  void predict_each(const std::vector<KernelRecord>& kernels, const std::vector<DeviceProfile>& devices,
-                    const std::function<void(size_t kernel, size_t device, ModelPrediction&&)>& visit) const {
-    predict_range(kernels, 0, kernels.size(), devices, nullptr, visit);
-  }
   // What a model computes from the devices alone (the pipes model's rates): made once by
   // prepare() for the many ranges of one set of devices and shared by their threads.
   class PreparedDevices {
@@ -60,8 +53,10 @@ class Predictor {
     virtual ~PreparedDevices() = default;
   };
   virtual std::shared_ptr<const PreparedDevices> prepare(const std::vector<DeviceProfile>& devices) const;
-  // The same for kernels [first, last) only (`kernel` counts from 0 in `kernels`): one range per
-  // thread (predict on 100,000 kernels). `prepared`: prepare(devices), or null to make it here.
+  // Kernels [first, last) (`kernel` counts from 0 in `kernels`) on every device, kernel-major,
+  // each prediction to `visit` as it is made (a million of them are never held at once); one
+  // range per thread (predict on 100,000 kernels). A model computes what depends only on a
+  // kernel or only on a device once here. `prepared`: prepare(devices), or null to make it here.
   virtual void predict_range(const std::vector<KernelRecord>& kernels, size_t first, size_t last,
                              const std::vector<DeviceProfile>& devices, const PreparedDevices* prepared,
                              const std::function<void(size_t kernel, size_t device, ModelPrediction&&)>& visit) const;
