@@ -42,10 +42,14 @@ const PipesCost* largest(const std::vector<PipesCost>& costs) {
 
 void add_global_atomics_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceRates& rates,
                              const PipesTerms& terms, PipesPrediction& p) {
-  const GlobalAtomicsCost cost =
-      global_atomics_cost(work, rates, terms.one_word_type ? one_word_reference_of(kernel, work) : OneWordReference{},
-                          terms.one_word_lanes);
+  const bool read_reference = terms.one_word_type && terms.reference_time;
+  const GlobalAtomicsCost cost = global_atomics_cost(
+      work, rates, read_reference ? one_word_reference_of(kernel, work) : OneWordReference{}, terms.one_word_lanes);
   if (cost.name.empty()) return;
+  if (cost.one_word_from_reference && cost.one_word_ns_per_request != cost.one_word_integer_ns) {
+    p.reference_time.one_word_ns = cost.one_word_ns_per_request;
+    p.reference_time.one_word_integer_ns = cost.one_word_integer_ns;
+  }
   p.notes.insert(p.notes.end(), cost.notes.begin(), cost.notes.end());
   p.compute.push_back({cost.name, cost.ms});
 }
@@ -267,6 +271,7 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"one-wave-latency", &PipesTerms::one_wave_latency},
       {"loaded-latency", &PipesTerms::loaded_latency},
       {"launch", &PipesTerms::launch},
+      {"reference-time", &PipesTerms::reference_time},
   };
   return names;
 }
@@ -304,10 +309,11 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
     if (p.l2_residency.resident) {
       KernelWork timed = work;
       timed.waits.l2_hit_share = 1;
-      p.latency = latency_term_of(kernel, timed, device, rates, terms.loaded_latency, refill);
+      p.latency = latency_term_of(kernel, timed, device, rates, terms.loaded_latency, refill, terms.reference_time);
     } else {
-      p.latency = latency_term_of(kernel, work, device, rates, terms.loaded_latency, refill);
+      p.latency = latency_term_of(kernel, work, device, rates, terms.loaded_latency, refill, terms.reference_time);
     }
+    p.reference_time.uncapped_latency_ns = p.latency.uncapped_ns_per_instruction;
     if (!p.latency.note.empty()) p.notes.push_back(p.latency.note);
   }
   // Loads that hit in L2 are not DRAM's to keep in flight.

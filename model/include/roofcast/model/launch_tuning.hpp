@@ -96,13 +96,13 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
 // (`block_dispatch_gblocks` from `roofcast bench`; not bounded, with a note, where the device
 // profile predates it): a grid of many short blocks cannot finish before the GPU has started
 // them all. The limiter is then "block dispatch".
-PipesPrediction predict_launch(const KernelRecord& kernel, const DeviceProfile& device);
+PipesPrediction predict_launch(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms = {});
 
 // Predicts each candidate (and the profiled configuration) on `device` with the pipes model and
 // ranks them; the first `top` that can launch are marked worth measuring. `second`: as in
-// kernel_with_launch.
+// kernel_with_launch. `terms`: the pipes model's (`tune --ablate`).
 LaunchTuning tune_launch(const KernelRecord& kernel, const DeviceProfile& device,
                          const std::vector<LaunchCandidate>& candidates, double problem_threads = 0, int top = 5,
-                         const KernelRecord* second = nullptr);
+                         const KernelRecord* second = nullptr, const PipesTerms& terms = {});
 
 }  // namespace roofcast

@@ -55,6 +55,13 @@ struct PipesTerms {
   // chase's spread for every level).
   bool loaded_latency = true;
   bool launch = true;          // the fixed time of a kernel launch
+  // The kernel's measured time on the reference GPU bounds what it took there: one warp's serial
+  // work (the latency term is capped at a launch's time) and one word's atomics (the slowest
+  // same-word bench rate that fits in the time per request). Off: the profile's measured times
+  // are not read, as for a profile timed nowhere (docs/pipes-model.md, "The reference's measured
+  // time"). On a target that is the reference GPU itself it bounds the prediction by the very
+  // time it is scored against.
+  bool reference_time = true;
 };
 
 // The names `--ablation` uses, with a pointer to the term each switches off.
@@ -63,6 +70,19 @@ struct PipesTermName {
   bool PipesTerms::*term;
 };
 const std::vector<PipesTermName>& pipes_term_names();
+
+// What the reference-time term took from the kernel's measured time on the reference GPU: each
+// value is 0 where the term changed nothing (it is off, the profile has no measured time, or
+// the bound was not reached).
+struct ReferenceTimeUse {
+  // The latency term's ns per instruction without the cap, where the cap lowered it (the capped
+  // value is LatencyTerm::ns_per_instruction).
+  double uncapped_latency_ns = 0;
+  // One word's atomics: the ns per request the reference's time chose, where it chose other than
+  // the integer bench's, which is what they cost without the term.
+  double one_word_ns = 0, one_word_integer_ns = 0;
+  bool acted() const { return uncapped_latency_ns > 0 || one_word_ns > 0; }
+};
 
 // One cost: the time the kernel needs from one part of the GPU, alone.
 struct PipesCost {
@@ -89,6 +109,7 @@ struct PipesPrediction {
   LatencyTerm latency;             // the latency bound; latency.ms is 0 when not modelled
   L2Residency l2_residency;        // whether the kernel's data stays in the target's L2
   double launch_ms = 0;            // fixed time of the kernel's launches
+  ReferenceTimeUse reference_time;  // where the reference's measured time bounded a cost
   double predicted_ms = 0;
   Bound bound = Bound::compute;
   // The cost that sets the time: "fma pipe", "DRAM", "latency (memory)", "launch"... `bound`

@@ -72,9 +72,17 @@ class Predictor {
                                double measured_on_reference_ms) const = 0;
 };
 
-// "thesis" or "pipes" (the pipes model with `terms`); throws std::invalid_argument naming the
-// model and the known ones otherwise.
+// "thesis", "pipes" (the pipes model with `terms`), or "pipes without a, b" (the same with the
+// terms named as in pipes_term_names() switched off as well); throws std::invalid_argument
+// naming the model or the term and the known ones otherwise.
 std::shared_ptr<const Predictor> make_predictor(const std::string& name, const PipesTerms& terms = {});
+// The name of the pipes model with `terms_off` switched off, as make_predictor takes it and every
+// output names the model: "pipes", or "pipes without a, b" (in the order of pipes_term_names(),
+// each once). Throws std::invalid_argument naming an unknown term.
+std::string pipes_model_without(const std::vector<std::string>& terms_off);
+// The terms of "pipes" or "pipes without a, b"; throws std::invalid_argument for another model or
+// an unknown term.
+PipesTerms pipes_terms_of_model(const std::string& name);
 // The pipes model with these terms, under `name` (an ablation variant).
 std::shared_ptr<const Predictor> make_pipes_predictor(const std::string& name, const PipesTerms& terms);
 
