@@ -1,9 +1,11 @@
 #include "inputs.hpp"
 
 #include <filesystem>
+#include <memory>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "roofcast/data/bundled_data.hpp"
 #include "roofcast/data/device_files.hpp"
@@ -43,13 +45,49 @@ std::vector<DeviceProfile> load_devices(const std::vector<std::string>& names_or
   return devices;
 }
 
+std::vector<std::string> pipes_term_list() {
+  std::vector<std::string> names;
+  for (const auto& term : pipes_term_names()) names.emplace_back(term.name);
+  return names;
+}
+
 void add_model_option(CLI::App& command, std::string& model) {
   model = kDefaultModel;
   command
       .add_option("--model", model,
-                  fmt::format("Prediction model: pipes (the multi-pipeline model, docs/pipes-model.md; the default) or "
-                              "thesis (Konstantinidis 2017, docs/model.md)"))
-      ->check(CLI::IsMember(model_names()));
+                  "Prediction model: pipes (the multi-pipeline model, docs/pipes-model.md; the default), thesis "
+                  "(Konstantinidis 2017, docs/model.md), or \"pipes without TERM, ...\" (as --ablate TERM)")
+      ->check(
+          [](const std::string& name) {
+            try {
+              make_predictor(name);
+              return std::string();
+            } catch (const std::invalid_argument& error) {
+              return std::string(error.what());
+            }
+          },
+          "pipes, thesis or \"pipes without TERM, ...\"");
+  // Once parsed, --model pipes --ablate T becomes the model "pipes without T", the name
+  // make_predictor takes and every output gives the model, so each figure says what it left out.
+  auto terms_off = std::make_shared<std::vector<std::string>>();
+  add_ablate_option(command, *terms_off);
+  command.parse_complete_callback([&model, terms_off] {
+    if (terms_off->empty()) return;
+    if (model != "pipes")
+      throw CLI::ValidationError("--ablate", "switches off terms of --model pipes, not of --model " + model);
+    model = pipes_model_without(*terms_off);
+  });
+}
+
+void add_ablate_option(CLI::App& command, std::vector<std::string>& terms_off) {
+  const auto terms = pipes_term_list();
+  command
+      .add_option("--ablate", terms_off,
+                  fmt::format("Switch off a term of the pipes model (repeatable): {}; docs/pipes-model.md. "
+                              "`--ablate reference-time` predicts without the reference GPU's measured times",
+                              fmt::join(terms, ", ")))
+      ->check(CLI::IsMember(terms))
+      ->type_name("TERM");
 }
 
 void add_format_option(CLI::App& command, std::string& format, const std::vector<std::string>& formats) {

@@ -12,8 +12,12 @@ class App;
 
 namespace roofcast {
 
-// --model of every command that predicts: the same names and the same default (pipes) everywhere.
+// --model of every command that predicts: the same names and the same default (pipes) everywhere,
+// and --ablate TERM (repeatable), which makes `model` "pipes without TERM, ..." (make_predictor).
 void add_model_option(CLI::App& command, std::string& model);
+// --ablate TERM alone (repeatable), for a command of the pipes model only (tune): the names of
+// pipes_term_names(), for pipes_terms_without().
+void add_ablate_option(CLI::App& command, std::vector<std::string>& terms_off);
 // --format of a command that prints results, with the formats it offers (the first is the default).
 void add_format_option(CLI::App& command, std::string& format, const std::vector<std::string>& formats);
 

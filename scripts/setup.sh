@@ -6,8 +6,9 @@ set -euo pipefail
 
 build_packages=(cmake ninja-build g++ catch2 libfmt-dev libeigen3-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev)
 # gnuplot-nox: the charts; help2man: the man pages; clang and libclang-rt-dev: the fuzz targets
-# (scripts/dev/fuzz.sh, run by scripts/test.sh).
-tool_packages=(gnuplot-nox help2man clang libclang-rt-dev)
+# (scripts/dev/fuzz.sh, run by scripts/test.sh); python3: the corpus summary, which the ctest
+# corpus_summary regenerates.
+tool_packages=(gnuplot-nox help2man clang libclang-rt-dev python3)
 optional_packages=()
 for argument in "$@"; do
   case "$argument" in

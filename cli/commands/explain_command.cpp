@@ -126,15 +126,16 @@ void run_explain(const ExplainOptions& options) {
     printer->finish(predicted.totals);
     return;
   }
-  std::cout << fmt::format("Kernel {} of {}, {} invocation(s), profiled on {}\n\n", printable(kernel.name),
+  std::cout << fmt::format("Kernel {} of {}, {} invocation(s), profiled on {}; model {}\n\n", printable(kernel.name),
                            printable(options.profile), kernel.invocations,
-                           profile.reference_device.empty() ? "?" : printable(profile.reference_device));
+                           profile.reference_device.empty() ? "?" : printable(profile.reference_device),
+                           options.model);
   if (const PipesPrediction* pipes = p.prediction.pipes()) {
     std::cout << pipes_explanation_text(*pipes, device);
     if (p.measured_ms)
       std::cout << fmt::format("  measured {:.6f} ms: error (predicted - measured) / measured = {:+.2f} %\n",
                                *p.measured_ms, 100 * *p.error);
-    std::cout << diagnostics_text(diagnose(kernel, device));
+    std::cout << diagnostics_text(diagnose(kernel, device, pipes_terms_of_model(options.model)));
     return;
   }
   const ThesisPrediction& thesis = *p.prediction.thesis();

@@ -107,7 +107,7 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
 // named: on every device). Ranges of kernels are
 // diagnosed on every core (each diagnostic is a prediction or two), their text joined in order.
 std::string diagnostics_csv(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
-                            const std::vector<size_t>& kernels) {
+                            const std::vector<size_t>& kernels, const PipesTerms& terms) {
   constexpr size_t kRange = 256;
   std::vector<std::string> parts((kernels.size() + kRange - 1) / kRange);
   auto diagnose_range = [&](size_t range) {
@@ -117,7 +117,7 @@ std::string diagnostics_csv(const KernelProfile& profile, const std::vector<Devi
       // What is not measured is mostly so on every device: one row for all of them.
       std::vector<std::pair<Diagnostic, std::vector<std::string>>> not_measured;
       for (const auto& device : devices)
-        for (Diagnostic& d : reported_diagnostics(kernel, device)) {
+        for (Diagnostic& d : reported_diagnostics(kernel, device, terms)) {
           if (!d.measured) {
             auto same = std::find_if(not_measured.begin(), not_measured.end(), [&](const auto& m) {
               return m.first.name == d.name && m.first.finding == d.finding;
@@ -211,14 +211,15 @@ void run_report(const ReportOptions& options) {
   content.warnings_file = kWarningsFile;
   // The diagnostics are the pipes model's, as in `roofcast explain`: none with --model thesis.
   if (options.model != "thesis") {
+    const PipesTerms terms = pipes_terms_of_model(options.model);
     std::vector<size_t> all(profile.kernels.size());
     for (size_t k = 0; k < all.size(); ++k) all[k] = k;
     std::vector<size_t> shown = large ? content.shown_kernels : all;
-    content.diagnostics = report_diagnostics(profile, devices, shown);
+    content.diagnostics = report_diagnostics(profile, devices, shown, terms);
     // Every kernel's, on request: at about 15 us of CPU per kernel and device they would take
     // a 100,000-kernel report on 10 devices past its 10 s (docs/plots.md, docs/scale/).
     std::ranges::sort(shown);
-    outputs.add(folder / kDiagnosticsFile, diagnostics_csv(profile, devices, options.all_diagnostics ? all : shown));
+    outputs.add(folder / kDiagnosticsFile, diagnostics_csv(profile, devices, options.all_diagnostics ? all : shown, terms));
     content.diagnostics_file = kDiagnosticsFile;
     content.diagnostics_file_has_every_kernel = options.all_diagnostics || !large;
   }

@@ -13,6 +13,7 @@
 #include "roofcast/formats/json_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/launch_tuning.hpp"
+#include "roofcast/model/predictor.hpp"
 #include "roofcast/model/two_configurations.hpp"
 
 namespace roofcast {
@@ -34,6 +35,7 @@ struct TuneOptions {
   double threads = 0;
   int top = 5;
   std::string format = "table";
+  std::vector<std::string> terms_off;  // --ablate
 };
 
 // "256" or "16x16" or "8x8x4".
@@ -165,9 +167,11 @@ void run_tune(const TuneOptions& options) {
                                            options.grid_blocks_per_sm);
   const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
 
+  const std::string model = pipes_model_without(options.terms_off);
+  const PipesTerms terms = pipes_terms_of_model(model);
   std::vector<LaunchTuning> tunings;
   for (const auto& device : devices)
-    tunings.push_back(tune_launch(kernel, device, candidates, options.threads, options.top, second));
+    tunings.push_back(tune_launch(kernel, device, candidates, options.threads, options.top, second, terms));
 
   if (options.format == "json") {
     nlohmann::json devices_json = nlohmann::json::array();
@@ -176,7 +180,7 @@ void run_tune(const TuneOptions& options) {
       for (size_t i = 0; i < tuning.ranked.size(); ++i) launches.push_back(launch_json(tuning.ranked[i], i + 1));
       devices_json.push_back({{"device", tuning.device}, {"launches", launches}, {"not_modelled", tuning.not_modelled}});
     }
-    nlohmann::json out = {{"format", "roofcast-tune"}, {"version", 1}, {"model", "pipes"},
+    nlohmann::json out = {{"format", "roofcast-tune"}, {"version", 1}, {"model", model},
                           {"profile", printable(options.profile)}, {"kernel", kernel.name},
                           {"problem_threads", tunings.front().problem_threads}, {"top", options.top},
                           {"devices", devices_json}, {"notes", missing_bench_key_notes(devices, "pipes")}};
@@ -203,8 +207,8 @@ void run_tune(const TuneOptions& options) {
         std::cerr << fmt::format("roofcast tune: {}: {}\n", printable(tuning.device), printable(note));
     return;
   }
-  std::cout << fmt::format("Kernel {} of {}: {:.0f} threads of work, model pipes; * = the profiled configuration\n",
-                           printable(kernel.name), printable(options.profile), tunings.front().problem_threads);
+  std::cout << fmt::format("Kernel {} of {}: {:.0f} threads of work, model {}; * = the profiled configuration\n",
+                           printable(kernel.name), printable(options.profile), tunings.front().problem_threads, model);
   if (second)
     std::cout << fmt::format("Each block's work on the line through it and {} of {} ({:.0f} threads per block)\n",
                              printable(second->name), printable(options.second_profile),
@@ -258,6 +262,7 @@ void add_tune_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000000));
   command->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}));
+  add_ablate_option(*command, options->terms_off);
   command->callback([options] { run_tune(*options); });
 }
 

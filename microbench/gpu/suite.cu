@@ -61,8 +61,6 @@ gpu::RooflineRates roofline_rates(const SuiteResult& result) {
 
 }  // namespace
 
-const char* backend_name() { return ROOFCAST_BACKEND_NAME; }
-
 SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progress) {
   using namespace roofcast::gpu;
   const auto started = std::chrono::steady_clock::now();

@@ -19,6 +19,23 @@ std::string latency_explanation_text(const LatencyTerm& t) {
   return out;
 }
 
+// What the reference-time term took from the reference GPU's measured time, where it changed a cost.
+std::string reference_time_text(const PipesPrediction& r) {
+  const ReferenceTimeUse& use = r.reference_time;
+  if (!use.acted()) return "";
+  std::string out = "\nReference time (the kernel's measured time on the reference GPU bounds these; "
+                    "--ablate reference-time leaves it out)\n";
+  if (use.uncapped_latency_ns > 0)
+    out += fmt::format("  latency capped at {:.3f} ns per instruction ({:.3f} from the stall counts): one warp's "
+                       "serial work within a launch's measured time\n",
+                       r.latency.ns_per_instruction, use.uncapped_latency_ns);
+  if (use.one_word_ns > 0)
+    out += fmt::format("  one word's atomics at {:.3g} ns per request (the integer bench's {:.3g} ns): the slowest "
+                       "same-word rate within the measured time per request\n",
+                       use.one_word_ns, use.one_word_integer_ns);
+  return out;
+}
+
 }  // namespace
 
 std::string pipes_explanation_text(const PipesPrediction& r, const DeviceProfile& device) {
@@ -45,6 +62,7 @@ std::string pipes_explanation_text(const PipesPrediction& r, const DeviceProfile
     out += fmt::format("  dispatch {:<18} {:>12.6f} ms  (every launch's blocks at the block dispatch rate)\n",
                        "block dispatch", r.dispatch_ms);
   out += latency_explanation_text(r.latency);
+  out += reference_time_text(r);
   out += fmt::format(
       "\nWaves: {:.0f} blocks per launch on {} SMs ({} per SM fit, limited by {}); compute x {:.3f}\n",
       r.blocks, device.sm_count, r.blocks_per_sm, r.occupancy_limiter.empty() ? "unknown" : r.occupancy_limiter,

@@ -298,6 +298,9 @@ void write_latency(JsonWriter& json, const LatencyTerm& t) {
     for (const auto& part : t.parts) parts.add(part.name, part.ns);
     write_numbers(json, "ns_per_instruction"_key, parts.numbers());
     json.member("resident_warps_per_scheduler"_key, t.resident_warps_per_scheduler);
+    // Only where the reference's measured time capped the parts (the reference-time term).
+    if (t.uncapped_ns_per_instruction > 0)
+      json.member("uncapped_ns_per_instruction"_key, t.uncapped_ns_per_instruction);
     json.member("warps_to_hide_latency"_key, t.warps_to_hide_latency);
     json.member("waves_per_launch"_key, t.waves);
   }

@@ -100,15 +100,6 @@ std::optional<std::filesystem::path> find_gnuplot() {
   return std::nullopt;
 }
 
-ChartFiles write_chart_sources(const GnuplotChart& chart, const std::filesystem::path& folder) {
-  const ChartFiles files = chart_files_in(chart, folder);
-  OutputFiles outputs;
-  outputs.add(files.data, chart.data);
-  outputs.add(files.script, chart.script);
-  outputs.commit();
-  return files;
-}
-
 ChartFiles render_chart(const GnuplotChart& chart, const std::filesystem::path& folder, OutputFiles& outputs) {
   ChartFiles files = chart_files_in(chart, folder);
   const auto gnuplot = find_gnuplot();

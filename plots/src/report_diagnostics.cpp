@@ -64,24 +64,25 @@ std::string not_measured_list(const ReportContent& c, const std::vector<const Re
 
 }  // namespace
 
-std::vector<Diagnostic> reported_diagnostics(const KernelRecord& kernel, const DeviceProfile& device) {
+std::vector<Diagnostic> reported_diagnostics(const KernelRecord& kernel, const DeviceProfile& device,
+                                             const PipesTerms& terms) {
   if (!std::holds_alternative<KernelCounters>(kernel.description)) {
     Diagnostic d;
     d.name = "all diagnostics";
     d.finding = "not measured (the profile gives this kernel's model parameters, not its counters)";
     return {d};
   }
-  std::vector<Diagnostic> result = diagnose(kernel, device);
+  std::vector<Diagnostic> result = diagnose(kernel, device, terms);
   std::erase_if(result, [](const Diagnostic& d) { return d.measured && !d.applies; });
   return result;
 }
 
 std::vector<ReportDiagnostic> report_diagnostics(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
-                                                 const std::vector<size_t>& kernels) {
+                                                 const std::vector<size_t>& kernels, const PipesTerms& terms) {
   std::vector<ReportDiagnostic> result;
   for (const size_t k : kernels)
     for (size_t d = 0; d < devices.size(); ++d)
-      for (auto& diagnostic : reported_diagnostics(profile.kernels[k], devices[d]))
+      for (auto& diagnostic : reported_diagnostics(profile.kernels[k], devices[d], terms))
         result.push_back({k, d, std::move(diagnostic)});
   std::stable_sort(result.begin(), result.end(), [](const ReportDiagnostic& a, const ReportDiagnostic& b) {
     if (a.diagnostic.applies != b.diagnostic.applies) return a.diagnostic.applies;

@@ -4,15 +4,19 @@
 //                roofcast-cupti search-metrics REGEX [--chip NAME] [--device INDEX]
 //   (every base metric of the chip whose name matches REGEX, with its type and unit: how the
 //    metric set's names were found; offline with --chip)
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "host_metrics.hpp"
 #include "local_device.hpp"
@@ -22,6 +26,10 @@ namespace {
 
 using namespace roofcast::profiler;
 
+// The groups of the metric set (metric_set.hpp), as list-metrics labels them.
+constexpr std::pair<std::span<const MetricInfo> (*)(), const char*> kGroups[] = {
+    {thesis_metrics, "thesis"}, {extension_metrics, "ext"}, {pipes_metrics, "pipes"}, {latency_metrics, "latency"}};
+
 // The chip to answer for: --chip offline, else the local GPU's (with its counter availability).
 struct ChipChoice {
   std::string chip;
@@ -29,12 +37,27 @@ struct ChipChoice {
   std::string where;
 };
 
-bool choose_chip(const std::string& chip_option, int device_index, ChipChoice& choice) {
-  if (!chip_option.empty()) {
-    choice.chip = chip_option;
-    choice.where = fmt::format("chip {} (offline, Profiler Host API, no GPU used)", chip_option);
-    return true;
+// --chip NAME: one of the chips this CUPTI knows, in any case ("gh100" is GH100).
+bool choose_offline_chip(const std::string& chip_option, ChipChoice& choice) {
+  const std::vector<std::string> chips = HostMetrics::supported_chips();
+  const auto lower = [](std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+  };
+  const auto known = std::find_if(chips.begin(), chips.end(),
+                                  [&](const std::string& chip) { return lower(chip) == lower(chip_option); });
+  if (known == chips.end()) {
+    std::cerr << fmt::format("roofcast profile: --chip {}: not a chip this CUPTI knows (known: {})\n", chip_option,
+                             fmt::join(chips, ", "));
+    return false;
   }
+  choice.chip = *known;
+  choice.where = fmt::format("chip {} (offline, Profiler Host API, no GPU used)", choice.chip);
+  return true;
+}
+
+bool choose_chip(const std::string& chip_option, int device_index, ChipChoice& choice) {
+  if (!chip_option.empty()) return choose_offline_chip(chip_option, choice);
   try {
     const LocalDevice device = open_local_device(device_index);
     choice.chip = device.chip;
@@ -92,13 +115,9 @@ int list_metrics(const std::string& chip_option, int device_index, const std::st
   for (const auto& name : names) {
     const MetricInfo* info = find_metric(name);
     const MetricProperties p = host.properties(name);
-    const auto in = [info](std::span<const MetricInfo> group) {
-      return info >= group.data() && info < group.data() + group.size();
-    };
-    const char* group = in(thesis_metrics())  ? "thesis"
-                        : in(pipes_metrics()) ? "pipes"
-                        : in(latency_metrics()) ? "latency"
-                                                : "ext";
+    const char* group = "";
+    for (const auto& [metrics, label] : kGroups)
+      if (info >= metrics().data() && info < metrics().data() + metrics().size()) group = label;
     std::cout << fmt::format("{:<58} {:<4} {:<7} {:<20} {}\n", name, is_sass_metric(name) ? "SW" : "HW",
                              group, p.valid ? p.unit : "INVALID",
                              p.valid ? std::string(info->meaning) : p.problem);

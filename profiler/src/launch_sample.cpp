@@ -38,8 +38,6 @@ bool is_sampled(uint64_t occurrence, uint64_t total, uint64_t sample) {
   return false;
 }
 
-uint64_t sampled_count(uint64_t total, uint64_t sample) { return sample == 0 || total <= sample ? total : sample; }
-
 void SamplePlan::add(const SampleShape& shape, uint64_t launches, uint64_t already_profiled) {
   Counts& known = shapes_[shape];
   if (launches > known.launches) known.launches = launches;

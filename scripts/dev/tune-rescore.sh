@@ -5,10 +5,20 @@
 # FOLDER/summary.md and FOLDER/summary.json.
 # Usage: scripts/dev/tune-rescore.sh FOLDER [BUILD]   (FOLDER holds profiles/, measured/,
 # explain/, device.json, environment.txt as tune-validate.sh's run left them)
+# ABLATE=TERM (a term of the pipes model, e.g. reference-time): `tune --ablate TERM`, written to
+# FOLDER/without-TERM/ instead.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 folder=${1:?usage: tune-rescore.sh FOLDER [BUILD]}
 roofcast=${2:-build}/bin/roofcast
+out=$folder
+ablate=()
+if [[ -n ${ABLATE:-} ]]; then
+  out=$folder/without-$ABLATE
+  ablate=(--ablate "$ABLATE")
+  mkdir -p "$out"
+  cp "$folder"/environment.txt "$out"/
+fi
 blocks=32,64,96,128,160,192,256,320,384,512,640,768,1024
 sgemm_blocks=64,128,256,512,1024
 run=$(mktemp -d)
@@ -20,7 +30,7 @@ for kernel in sweep_triad sweep_fma sweep_reduce sweep_stencil sweep_scale4 swee
   args=(--block-sizes "$blocks")
   [[ $kernel == sweep_sgemm* ]] && args=(--block-sizes "$sgemm_blocks" --fixed-tile)
   "$roofcast" tune --profile "$profile" --device "$folder/device.json" "${args[@]}" --top 3 --format json \
-    >"$run/$kernel-tune.json"
-  cp "$run/$kernel-tune.json" "$folder/"
+    "${ablate[@]}" >"$run/$kernel-tune.json"
+  cp "$run/$kernel-tune.json" "$out/"
 done
-python3 scripts/dev/tune-validate-summary.py "$run" "$folder" 256
+python3 scripts/dev/tune-validate-summary.py "$run" "$out" 256

@@ -127,7 +127,11 @@ def main():
     pairs = [pair(run, *p) for p in PAIRS]
     (out / "summary.json").write_text(json.dumps({"sweeps": sweeps, "pairs": pairs}, indent=2) + "\n")
     env = (out / "environment.txt").read_text() if (out / "environment.txt").exists() else ""
+    models = sorted({json.loads((run / f"{s['kernel']}-tune.json").read_text()).get("model", "pipes")
+                     for s in sweeps if (run / f"{s['kernel']}-tune.json").exists()})
     lines = ["# roofcast tune and diagnostics on the GPU", "", "```", env.strip(), "```", "",
+             f"Model: {', '.join(models) or '-'} (`roofcast tune`; \"pipes\" reads the profiled launch's "
+             "measured time, the reference-time term of docs/pipes-model.md).", "",
              f"## Block-size sweeps (profiled at {profiled} threads per block)", "",
              "| kernel | configs | Spearman | predicted best | its measured ms | measured best | measured best ms | "
              "predicted best off by | best of predicted top 3 off by | faster half's spread | Spearman of two measurements |",

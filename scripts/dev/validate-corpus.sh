@@ -6,7 +6,10 @@
 # Usage: scripts/dev/validate-corpus.sh H200_RUN H100_RUN OUTPUT_DIR
 #   H200_RUN, H100_RUN: the runs' folders (devices/, profiles/, measured/ from
 #   validation-run.tar.gz). Writes per reference and model: <ref>-<model>.{json,md,txt}, and
-#   summary.md (both models and the ablation over all pairs) in OUTPUT_DIR.
+#   summary.md (scripts/dev/corpus-summary.py: the cross-GPU pairs as the headline, the
+#   reference's own partitions and the self-pairs apart, each with and without the pipes model's
+#   reference-time term; the ablation of every term) in OUTPUT_DIR. The ctest corpus_summary
+#   runs this on the committed runs and compares with docs/validation/2026-11-25-accuracy.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOFCAST=${ROOFCAST:-build/bin/roofcast}

@@ -40,9 +40,17 @@ std::string error_for(const std::string& record) {
 }  // namespace
 
 TEST_CASE("collector record: one line is one record of its type") {
-  const CollectorRecord launched = parse_collector_record(launch(3, "_Z1kPf", 64, 1500), "f:1");
-  REQUIRE(std::holds_alternative<LaunchRecord>(launched));
-  const auto& record = std::get<LaunchRecord>(launched);
+  const CollectorFile file = parse_collector_file(
+      file_of({launch(3, "_Z1kPf", 64, 1500),
+               R"({"type":"copy","direction":"h2d","pinned":true,"bytes":4096,"count":2,"duration_ns":800,"device":1})",
+               R"({"type":"memset","bytes":64,"duration_ns":10})", R"({"type":"device","index":1,"chip":"GH100"})",
+               R"({"type":"config","passes":19})",
+               // Progress lines are for the launcher's status line; types this reader does not know are left alone.
+               R"({"type":"progress","launches_seen":1000})", R"({"type":"later"})",
+               R"({"type":"end","aborted":true})"}),
+      kFile);
+  REQUIRE(file.launches.size() == 1);
+  const LaunchRecord& record = file.launches.front();
   CHECK(record.index == 3);
   CHECK(record.name == "_Z1kPf");
   CHECK(record.demangled == "_Z1kPf(float*)");
@@ -52,27 +60,27 @@ TEST_CASE("collector record: one line is one record of its type") {
   CHECK(record.registers == 32);
   CHECK(record.static_shared_bytes == 2048);
 
-  const CollectorRecord copied = parse_collector_record(
-      R"({"type":"copy","direction":"h2d","pinned":true,"bytes":4096,"count":2,"duration_ns":800,"device":1})", "f:2");
-  REQUIRE(std::holds_alternative<CopyRecord>(copied));
-  CHECK(std::get<CopyRecord>(copied).kind == "h2d");
-  CHECK(std::get<CopyRecord>(copied).pinned);
-  CHECK(std::get<CopyRecord>(copied).count == 2);
-  CHECK(std::get<CopyRecord>(copied).device == 1);
-  const CollectorRecord memset = parse_collector_record(R"({"type":"memset","bytes":64,"duration_ns":10})", "f:3");
-  CHECK(std::get<CopyRecord>(memset).kind == "memset");
+  REQUIRE(file.copies.size() == 2);
+  CHECK(file.copies[0].kind == "h2d");
+  CHECK(file.copies[0].pinned);
+  CHECK(file.copies[0].count == 2);
+  CHECK(file.copies[0].device == 1);
+  CHECK(file.copies[1].kind == "memset");
 
-  const CollectorRecord device = parse_collector_record(R"({"type":"device","index":1,"chip":"GH100"})", "f:4");
-  CHECK(std::get<DeviceRecord>(device).index == 1);
-  CHECK_FALSE(std::get<DeviceRecord>(device).name);
-  CHECK(std::get<DeviceRecord>(device).chip == "GH100");
-  CHECK(std::get<ConfigRecord>(parse_collector_record(R"({"type":"config","passes":19})", "f:5")).passes == 19);
-  CHECK(std::get<EndRecord>(parse_collector_record(R"({"type":"end","aborted":true})", "f:6")).aborted);
-  // Progress lines are for the launcher's status line; types this reader does not know are left alone.
-  CHECK(std::holds_alternative<OtherRecord>(parse_collector_record(R"({"type":"progress","launches_seen":1000})", "f:7")));
-  CHECK(std::holds_alternative<OtherRecord>(parse_collector_record(R"({"type":"later"})", "f:8")));
-  CHECK_THROWS_WITH(parse_collector_record("{\"type\":", "f:9"), "f:9: bad collector record: not valid JSON");
-  CHECK_THROWS_WITH(parse_collector_record(R"({"index":0})", "f:10"), Catch::StartsWith("f:10: type:"));
+  REQUIRE(file.devices.size() == 1);
+  CHECK(file.devices[0].index == 1);
+  CHECK_FALSE(file.devices[0].name);
+  CHECK(file.devices[0].chip == "GH100");
+  CHECK(file.passes == 19u);
+  CHECK(file.ended);
+  CHECK(file.aborted);
+  CHECK(file.errors.empty());
+  CHECK(file.warnings.empty());
+
+  CHECK_THROWS_WITH(parse_collector_file(file_of({"{\"type\":", R"({"type":"end"})"}), "f"),
+                    "f:1: bad collector record: not valid JSON");
+  CHECK_THROWS_WITH(parse_collector_file(file_of({R"({"type":"end"})", R"({"index":0})"}), "f"),
+                    Catch::StartsWith("f:2: type:"));
 }
 
 TEST_CASE("collector file: a process' records taken together, launches by index") {

@@ -366,3 +366,26 @@ TEST_CASE("tune with a second configuration of the same problem: per-thread work
   CHECK(std::get<KernelCounters>(large.description).extra.at("smsp__inst_executed_pipe_fma.sum") ==
         Approx(500 * 36800.0));
 }
+
+TEST_CASE("tune --ablate reference-time: every configuration as for a profile timed nowhere") {
+  // 8 ns per instruction x 1000 instructions: one warp's 8 us from the stall counts; the
+  // reference measured 4 us a launch, which caps it at 4 ns per instruction, in every re-cut too.
+  auto k = kernel(2000, 256, 1000, 7);
+  k.measured_ms = 0.004;
+  KernelRecord timed_nowhere = k;
+  timed_nowhere.measured_ms.reset();
+  const std::vector<LaunchCandidate> candidates = {block_of(64), block_of(128), block_of(512)};
+  PipesTerms off;
+  off.reference_time = false;
+  const auto with_term = tune_launch(k, round_device(), candidates);
+  const auto without = tune_launch(k, round_device(), candidates, 0, 5, nullptr, off);
+  const auto nowhere = tune_launch(timed_nowhere, round_device(), candidates);
+  for (double threads : {64, 128, 256, 512}) {
+    INFO(threads << " threads");
+    CHECK(with_threads(without, threads).prediction.predicted_ms == with_threads(nowhere, threads).prediction.predicted_ms);
+    CHECK(with_threads(with_term, threads).prediction.reference_time.uncapped_latency_ns > 0);
+    CHECK(with_threads(with_term, threads).prediction.predicted_ms <
+          with_threads(without, threads).prediction.predicted_ms);
+    CHECK_FALSE(with_threads(without, threads).prediction.reference_time.acted());
+  }
+}

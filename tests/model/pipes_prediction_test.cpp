@@ -110,7 +110,7 @@ TEST_CASE("pipes model: tensor operations cost the peak of their data type") {
   CHECK(cost_of(p, "tensor fp8") == -1);
   CHECK(p.limiter == "tensor bf16");
   bool noted = false;
-  for (const auto& n : p.all_notes()) noted = noted || n.find("fp8") != std::string::npos;
+  p.for_each_note([&](const std::string& n) { noted = noted || n.find("fp8") != std::string::npos; });
   CHECK(noted);
 }
 
@@ -269,9 +269,9 @@ double part_of(const LatencyTerm& t, const std::string& name) {
 }
 
 bool has_note(const PipesPrediction& p, const std::string& text) {
-  for (const auto& n : p.all_notes())
-    if (n.find(text) != std::string::npos) return true;
-  return false;
+  bool found = false;
+  p.for_each_note([&](const std::string& n) { found = found || n.find(text) != std::string::npos; });
+  return found;
 }
 
 }  // namespace
@@ -651,9 +651,11 @@ TEST_CASE("pipes model: a grid of many short blocks takes at least its blocks at
   const auto without_rate = predict_pipes(k, device);
   CHECK(without_rate.dispatch_ms == 0);
   CHECK(without_rate.limiter != "block dispatch");
-  const auto notes = without_rate.all_notes();
-  CHECK(std::count(notes.begin(), notes.end(), "no block_dispatch_gblocks on this device: block dispatch not modelled") ==
-        1);
+  int dispatch_notes = 0;
+  without_rate.for_each_note([&](const std::string& note) {
+    dispatch_notes += note == "no block_dispatch_gblocks on this device: block dispatch not modelled";
+  });
+  CHECK(dispatch_notes == 1);
 
   device.extra_throughput["block_dispatch_gblocks"] = 0.1;
   const auto p = predict_pipes(k, device);
@@ -681,4 +683,132 @@ TEST_CASE("pipes model: a grid of many short blocks takes at least its blocks at
   target.extra_throughput["block_dispatch_gblocks"] = 0.2;
   const double launch = p.launch_ms;
   CHECK(calibrated_pipes_ms(k, target, device, launch + 0.1) == Approx(predict_pipes(k, target).launch_ms + 2 * 0.025));
+}
+
+namespace {
+
+void check_costs_equal(const std::vector<PipesCost>& a, const std::vector<PipesCost>& b) {
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    INFO(a[i].name);
+    CHECK(a[i].name == b[i].name);
+    CHECK(a[i].ms == b[i].ms);
+  }
+}
+
+// Every number and name of two predictions (not their notes) equal.
+void check_same_prediction(const PipesPrediction& a, const PipesPrediction& b) {
+  check_costs_equal(a.compute, b.compute);
+  check_costs_equal(a.memory, b.memory);
+  CHECK(a.latency.modelled == b.latency.modelled);
+  CHECK(a.latency.ns_per_instruction == b.latency.ns_per_instruction);
+  CHECK(a.latency.ms == b.latency.ms);
+  CHECK(a.launch_ms == b.launch_ms);
+  CHECK(a.predicted_ms == b.predicted_ms);
+  CHECK(a.limiter == b.limiter);
+  CHECK(a.reference_time.acted() == b.reference_time.acted());
+}
+
+PipesTerms without_reference_time() {
+  PipesTerms terms;
+  terms.reference_time = false;
+  return terms;
+}
+
+}  // namespace
+
+TEST_CASE("reference-time: one warp's serial work is capped at a launch's measured time, and nothing else moves") {
+  // 4 warps of 1000 instructions, 99 cycles of dependency wait each plus the issue cycle: 100 ns
+  // per instruction at 1 GHz, 0.1 ms a launch from the stall counts.
+  KernelRecord k = stalled_kernel(4, 32, 1000, {{"wait", 99}, {"selected", 1}});
+  const DeviceProfile d = device_with_latencies();
+  const auto timed_nowhere = predict_pipes(k, d);
+  REQUIRE(timed_nowhere.latency.modelled);
+  CHECK(timed_nowhere.latency.ns_per_instruction == Approx(100));
+  CHECK_FALSE(timed_nowhere.reference_time.acted());
+
+  // The reference measured 0.05 ms for its one launch: 50 ns per instruction at most.
+  k.measured_ms = 0.05;
+  const auto capped = predict_pipes(k, d);
+  CHECK(capped.latency.ns_per_instruction == Approx(50));
+  CHECK(capped.latency.ms == Approx(0.05));
+  CHECK(capped.reference_time.uncapped_latency_ns == Approx(100));
+  CHECK(capped.reference_time.one_word_ns == 0);
+  CHECK(part_of(capped.latency, "dependency") == Approx(99.0 / 2));  // every part scaled alike
+  CHECK(has_note(capped, "latency capped by the time a launch took on the reference"));
+  // Only the latency term and what follows from it: the costs of compute and memory and the
+  // launch time stay.
+  check_costs_equal(capped.compute, timed_nowhere.compute);
+  check_costs_equal(capped.memory, timed_nowhere.memory);
+  CHECK(capped.launch_ms == timed_nowhere.launch_ms);
+  CHECK(capped.predicted_ms < timed_nowhere.predicted_ms);
+
+  // Switched off, the measured time is not read: exactly the prediction of a profile timed nowhere.
+  const auto off = predict_pipes(k, d, without_reference_time());
+  check_same_prediction(off, timed_nowhere);
+  CHECK_FALSE(has_note(off, "latency capped"));
+
+  // A bound the warps do not reach changes nothing.
+  k.measured_ms = 0.2;
+  check_same_prediction(predict_pipes(k, d), timed_nowhere);
+}
+
+TEST_CASE("reference-time: one word's atomics at the slowest same-word rate within the measured time, or the integer rate") {
+  KernelRecord k;
+  k.name = "reduce";
+  k.invocations = 1;
+  KernelCounters c;
+  c.extra = {{"smsp__sass_inst_executed_op_global_red.sum", 2000},
+             {"lts__t_sectors_srcunit_tex_op_red.sum", 2000},
+             {"lts__t_requests_srcunit_tex_op_red.sum", 2000},
+             {"lts__d_atomic_input_cycles_active.max", 2000}};
+  k.description = c;
+  DeviceProfile d;
+  d.name = "d";
+  d.extra_throughput = {{"atomic_global_gops", 640},
+                        {"atomic_global_same_address_gops", 16},
+                        {"atomic_global_same_word_gops", 1},          // integer: 1 ns per atomic
+                        {"atomic_global_same_word_f32_gops", 0.25}};  // float: 4 ns per atomic
+  const auto timed_nowhere = predict_pipes(k, d);
+  CHECK(timed_nowhere.compute.front().ms == Approx(0.002));  // 2000 requests at the integer bench's 1 ns
+  CHECK_FALSE(timed_nowhere.reference_time.acted());
+
+  k.measured_ms = 0.01;  // 10 us for 2000 requests: 5 ns each, so the float rate fits
+  const auto on = predict_pipes(k, d);
+  CHECK(on.compute.front().name == "global atomics (one word)");
+  CHECK(on.compute.front().ms == Approx(0.008));
+  CHECK(on.reference_time.one_word_ns == Approx(4));
+  CHECK(on.reference_time.one_word_integer_ns == Approx(1));
+  CHECK(on.reference_time.uncapped_latency_ns == 0);
+
+  check_same_prediction(predict_pipes(k, d, without_reference_time()), timed_nowhere);
+  // A measured time that allows only the integer rate: read, but nothing changes.
+  k.measured_ms = 0.001;
+  check_same_prediction(predict_pipes(k, d), timed_nowhere);
+}
+
+TEST_CASE("reference-time: a named term, switched off by its name") {
+  CHECK(pipes_model_without({"reference-time"}) == "pipes without reference-time");
+  CHECK(pipes_model_without({"launch", "reference-time", "waves"}) == "pipes without waves, launch, reference-time");
+  CHECK(pipes_model_without({}) == "pipes");
+  CHECK_THROWS_WITH(pipes_model_without({"reference_time"}), Catch::StartsWith("unknown term \"reference_time\""));
+  const PipesTerms terms = pipes_terms_of_model("pipes without waves, reference-time");
+  CHECK_FALSE(terms.reference_time);
+  CHECK_FALSE(terms.waves);
+  CHECK(terms.latency);
+  CHECK(pipes_terms_of_model("pipes").reference_time);
+  CHECK_THROWS(pipes_terms_of_model("thesis"));
+  CHECK_THROWS(make_predictor("pipes without nothing"));
+  const auto predictor = make_predictor("pipes without reference-time");
+  CHECK(predictor->name() == "pipes without reference-time");
+  // The predictor without the term is the model on a profile timed nowhere.
+  KernelRecord k = stalled_kernel(4, 32, 1000, {{"wait", 99}, {"selected", 1}});
+  k.measured_ms = 0.05;
+  KernelRecord timed_nowhere = k;
+  timed_nowhere.measured_ms.reset();
+  CHECK(predictor->predict(k, device_with_latencies()).predicted_ms ==
+        make_predictor("pipes")->predict(timed_nowhere, device_with_latencies()).predicted_ms);
+  bool in_ablation = false;
+  for (const auto& variant : ablation_variants()) in_ablation = in_ablation || variant.name == "pipes without reference-time";
+  CHECK(in_ablation);
 }

@@ -12,15 +12,13 @@
 #include "roofcast/profiler/metric_set.hpp"
 #include "roofcast/profiler/progress_monitor.hpp"
 
+#include <algorithm>
 #include <fstream>
 
 using namespace roofcast::profiler;
 using roofcast::LaunchRecord;
 
 TEST_CASE("a sample of N takes N launches of a shape, spread over its run") {
-  CHECK(sampled_count(4000, 5) == 5);
-  CHECK(sampled_count(3, 5) == 3);
-  CHECK(sampled_count(3, 0) == 3);  // 0: all
   std::vector<uint64_t> taken;
   for (uint64_t i = 0; i < 1000; ++i)
     if (is_sampled(i, 1000, 5)) taken.push_back(i);
@@ -30,9 +28,9 @@ TEST_CASE("a sample of N takes N launches of a shape, spread over its run") {
       uint64_t count = 0;
       for (uint64_t i = 0; i < total + 3; ++i) count += is_sampled(i, total, sample);
       INFO(total << " launches, sample " << sample);
-      REQUIRE(count == sampled_count(total, sample));
+      REQUIRE(count == std::min(total, sample));  // N of them, or all of a shape launched fewer times
     }
-  CHECK(is_sampled(17, 20, 0));  // all
+  for (uint64_t i = 0; i < 20; ++i) CHECK(is_sampled(i, 20, 0));  // 0: all
 }
 
 TEST_CASE("the sample plan survives its file, and the sampler follows it per shape") {

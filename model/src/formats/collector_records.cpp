@@ -137,12 +137,6 @@ struct AddTo {
 
 }  // namespace
 
-CollectorRecord parse_collector_record(std::string_view line, const std::string& where) {
-  const json parsed = parse_line(line);
-  if (parsed.is_discarded()) not_json(where);
-  return parse_record(Field(parsed, where, ""));
-}
-
 CollectorFile parse_collector_file(std::string_view text, const std::string& file) {
   CollectorFile result;
   size_t start = 0;

@@ -53,8 +53,8 @@ void scale(Counters& c, const std::string& name, double factor) {
   if (auto it = c.find(name); it != c.end()) it->second *= factor;
 }
 
-double predicted(const KernelRecord& kernel, const DeviceProfile& device) {
-  return predict_pipes(kernel, device).predicted_ms;
+double predicted(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms) {
+  return predict_pipes(kernel, device, terms).predicted_ms;
 }
 
 // Active threads per executed warp instruction over 32 (1: no divergence); 0 when not recorded.
@@ -71,7 +71,7 @@ Diagnostic not_measured(const char* name, const char* needs) {
 }
 
 Diagnostic uncoalesced_loads(const KernelRecord& kernel, const KernelCounters& k, const DeviceProfile& device,
-                             double now_ms) {
+                             const PipesTerms& terms, double now_ms) {
   const char* name = "uncoalesced global loads";
   double width_instructions = 0, width_bytes = 0;
   for (const auto& [counter, bytes] : kWidthCounters) {
@@ -121,11 +121,12 @@ Diagnostic uncoalesced_loads(const KernelRecord& kernel, const KernelCounters& k
   } else {
     fc.thesis.dram_read_transactions *= keep;
   }
-  d.fixed_ms = predicted(fixed, device);
+  d.fixed_ms = predicted(fixed, device, terms);
   return d;
 }
 
-Diagnostic divergence(const KernelRecord& kernel, const KernelCounters& k, const DeviceProfile& device, double now_ms) {
+Diagnostic divergence(const KernelRecord& kernel, const KernelCounters& k, const DeviceProfile& device,
+                      const PipesTerms& terms, double now_ms) {
   const char* name = "warp divergence";
   const double efficiency = thread_efficiency(k);
   if (efficiency <= 0) return not_measured(name, kThreadInstructions);
@@ -147,12 +148,12 @@ Diagnostic divergence(const KernelRecord& kernel, const KernelCounters& k, const
     if ((counter.starts_with("smsp__inst_executed_pipe_") && !counter.starts_with("smsp__inst_executed_pipe_lsu")) ||
         counter.starts_with("smsp__warps_issue_stalled_"))
       value *= efficiency;
-  d.fixed_ms = predicted(fixed, device);
+  d.fixed_ms = predicted(fixed, device, terms);
   return d;
 }
 
 Diagnostic bank_conflicts(const KernelRecord& kernel, const KernelCounters& k, const DeviceProfile& device,
-                          double now_ms) {
+                          const PipesTerms& terms, double now_ms) {
   const char* name = "shared-memory bank conflicts";
   if (!has_all(k.extra, {kSharedLoads, kSharedStores, kSharedLoadWavefronts, kSharedStoreWavefronts,
                          kSharedLoadConflicts, kSharedStoreConflicts}))
@@ -182,7 +183,7 @@ Diagnostic bank_conflicts(const KernelRecord& kernel, const KernelCounters& k, c
   // Waits for shared-memory results shrink with the wavefronts.
   scale(fc.extra, "smsp__warps_issue_stalled_short_scoreboard.sum", keep);
   scale(fc.extra, "smsp__warps_issue_stalled_mio_throttle.sum", keep);
-  d.fixed_ms = predicted(fixed, device);
+  d.fixed_ms = predicted(fixed, device, terms);
   return d;
 }
 
@@ -209,7 +210,8 @@ std::optional<LaunchCandidate> lifting_candidate(const LaunchShape& shape, const
   return c;
 }
 
-Diagnostic occupancy_limiter(const KernelRecord& kernel, const DeviceProfile& device, double now_ms) {
+Diagnostic occupancy_limiter(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms,
+                             double now_ms) {
   const char* name = "occupancy limiter";
   if (kernel.launch_shapes.empty() || !device.occupancy.known())
     return not_measured(name, "a launch shape, or the device its occupancy limits");
@@ -232,14 +234,14 @@ Diagnostic occupancy_limiter(const KernelRecord& kernel, const DeviceProfile& de
   d.applies = lift && d.observed < 1 / kWorseThanIdeal;
   if (!d.applies) return d;
   const KernelRecord fixed = kernel_with_launch(kernel, *lift, device);
-  d.fixed_ms = predicted(fixed, device);
+  d.fixed_ms = predicted(fixed, device, terms);
   const LaunchShape& f = fixed.launch_shapes.front();
   d.finding += fmt::format("; fixed: {:.0f} threads, {} registers, {:.0f} shared bytes per block", f.threads_per_block(),
                            f.registers_per_thread, f.shared_bytes_per_block());
   return d;
 }
 
-Diagnostic tail_effect(const KernelRecord& kernel, const DeviceProfile& device, double now_ms) {
+Diagnostic tail_effect(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms, double now_ms) {
   const char* name = "tail effect";
   if (kernel.launch_shapes.empty() || !device.occupancy.known() || device.sm_count <= 0)
     return not_measured(name, "a launch shape, or the device its SM count and occupancy limits");
@@ -270,20 +272,20 @@ Diagnostic tail_effect(const KernelRecord& kernel, const DeviceProfile& device, 
   LaunchCandidate c;
   c.block = shape.block;
   c.work_per_thread = shape.blocks() / (d.ideal * slots);
-  d.fixed_ms = predicted(kernel_with_launch(kernel, c, device), device);
+  d.fixed_ms = predicted(kernel_with_launch(kernel, c, device), device, terms);
   d.finding += fmt::format("; fixed: {:.0f} full waves, each thread {:.2f}x the work", d.ideal, c.work_per_thread);
   return d;
 }
 
 }  // namespace
 
-std::vector<Diagnostic> diagnose(const KernelRecord& kernel, const DeviceProfile& device) {
+std::vector<Diagnostic> diagnose(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms) {
   const auto* counters = std::get_if<KernelCounters>(&kernel.description);
   if (!counters) return {};
-  const double now_ms = predicted(kernel, device);
-  return {uncoalesced_loads(kernel, *counters, device, now_ms), divergence(kernel, *counters, device, now_ms),
-          bank_conflicts(kernel, *counters, device, now_ms), occupancy_limiter(kernel, device, now_ms),
-          tail_effect(kernel, device, now_ms)};
+  const double now_ms = predicted(kernel, device, terms);
+  return {uncoalesced_loads(kernel, *counters, device, terms, now_ms),
+          divergence(kernel, *counters, device, terms, now_ms), bank_conflicts(kernel, *counters, device, terms, now_ms),
+          occupancy_limiter(kernel, device, terms, now_ms), tail_effect(kernel, device, terms, now_ms)};
 }
 
 }  // namespace roofcast

@@ -28,18 +28,19 @@ double ms_of(double amount, double giga_per_second) { return amount / (giga_per_
 // took at most that time per request; the slowest type that fits in it is taken (the same
 // cycles at the target's SM clock: same architecture). Without the float bench or the
 // reference's time: the integer rate.
-double one_word_ns_per_request(const DeviceRates& rates, const OneWordReference& reference,
-                               std::vector<std::string>& notes) {
+void cost_one_word_per_request(const DeviceRates& rates, const OneWordReference& reference, GlobalAtomicsCost& cost) {
   const double integer_ns = 1 / rates.global_atomics_same_word_gops;
-  if (rates.global_atomics_same_word_f32_gops <= 0 || reference.ns_per_request <= 0) return integer_ns;
+  cost.one_word_integer_ns = cost.one_word_ns_per_request = integer_ns;
+  if (rates.global_atomics_same_word_f32_gops <= 0 || reference.ns_per_request <= 0) return;
   const double float_ns = 1 / rates.global_atomics_same_word_f32_gops;
   double measured_ns = reference.ns_per_request;
   if (reference.clock_mhz > 0 && rates.sm_clock_mhz > 0) measured_ns *= reference.clock_mhz / rates.sm_clock_mhz;
   const double ns = std::clamp(measured_ns, std::min(integer_ns, float_ns), std::max(integer_ns, float_ns));
-  notes.push_back(fmt::format("one word: {:.3g} ns per atomic (integer bench {:.3g} ns, float bench {:.3g} ns; the "
-                              "reference took {:.3g} ns per atomic request in all)",
-                              ns, integer_ns, float_ns, measured_ns));
-  return ns;
+  cost.notes.push_back(fmt::format("one word: {:.3g} ns per atomic (integer bench {:.3g} ns, float bench {:.3g} ns; the "
+                                   "reference took {:.3g} ns per atomic request in all)",
+                                   ns, integer_ns, float_ns, measured_ns));
+  cost.one_word_ns_per_request = ns;
+  cost.one_word_from_reference = true;
 }
 
 }  // namespace
@@ -113,7 +114,7 @@ GlobalAtomicsCost global_atomics_cost(const KernelWork& work, const DeviceRates&
     cost.notes.push_back("no atomic_global_same_word_gops on this device: atomics on one word at the busiest L2 "
                          "slice's rate");
   if (one_word && rates.global_atomics_same_word_gops > 0) {
-    cost.one_word_ns_per_request = one_word_ns_per_request(rates, reference, cost.notes);
+    cost_one_word_per_request(rates, reference, cost);
     cost.one_word_ms = work.global_atomic_l2_requests * cost.one_word_ns_per_request * 1e-6;
     if (cost.one_word_ms > cost.ms) {
       cost.ms = cost.one_word_ms;

@@ -147,7 +147,8 @@ std::string kind_of(const std::vector<LatencyPart>& parts, const KernelWork& wor
 // The stall counts come from replay passes that start with a flushed L2 (the collector's cache
 // control, like ncu's), so a kernel whose data stays in L2 between launches shows waits there
 // that its timed run did not have. One warp's serial work cannot have taken longer than a launch
-// did on the reference: where it would, the parts are scaled down to that.
+// did on the reference: where it would, the parts are scaled down to that (the `reference-time`
+// term: it reads the reference's measured time, which a profile timed nowhere does not have).
 void cap_by_reference_time(const KernelRecord& kernel, const DeviceRates& rates, const WarpWaits& waits,
                            LatencyTerm& t, std::vector<std::string>& notes) {
   if (!kernel.measured_ms || kernel.invocations <= 0 || t.instructions_per_warp <= 0 || t.ns_per_instruction <= 0)
@@ -160,6 +161,7 @@ void cap_by_reference_time(const KernelRecord& kernel, const DeviceRates& rates,
   if (t.ns_per_instruction <= most_ns) return;
   const double scale = most_ns / t.ns_per_instruction;
   for (auto& part : t.parts) part.ns *= scale;
+  t.uncapped_ns_per_instruction = t.ns_per_instruction;
   t.ns_per_instruction = most_ns;
   notes.push_back("latency capped by the time a launch took on the reference (stall counts from a replay with a "
                   "flushed L2)");
@@ -168,7 +170,7 @@ void cap_by_reference_time(const KernelRecord& kernel, const DeviceRates& rates,
 }  // namespace
 
 LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
-                            const DeviceRates& rates, bool loaded_latency, bool block_refill) {
+                            const DeviceRates& rates, bool loaded_latency, bool block_refill, bool reference_time) {
   LatencyTerm t;
   t.note = missing_input(kernel, work, device, rates);
   if (!t.note.empty()) return t;
@@ -207,7 +209,7 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
   t.parts = parts_per_instruction(work, rates, loaded, notes);
   for (const auto& part : t.parts) t.ns_per_instruction += part.ns;
   t.instructions_per_warp = work.warp_instructions / work.waits.warps_launched;
-  cap_by_reference_time(kernel, rates, work.waits, t, notes);
+  if (reference_time) cap_by_reference_time(kernel, rates, work.waits, t, notes);
   t.kind = kind_of(t.parts, work, rates);
   // Warps that wait mostly for memory finish in the order it serves them, so over several waves
   // the slots of a block's early warps stay empty until its last one exits (block_refill.hpp):

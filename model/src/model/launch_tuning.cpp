@@ -93,7 +93,7 @@ bool same_launch(const LaunchShape& a, const LaunchShape& b) {
 }
 
 TunedLaunch tuned(const KernelRecord& kernel, const LaunchCandidate& candidate, const DeviceProfile& device,
-                  double problem_threads, const KernelRecord* second) {
+                  double problem_threads, const KernelRecord* second, const PipesTerms& terms) {
   TunedLaunch t;
   t.candidate = candidate;
   const KernelRecord recut = kernel_with_launch(kernel, candidate, device, problem_threads, second);
@@ -125,7 +125,7 @@ TunedLaunch tuned(const KernelRecord& kernel, const LaunchCandidate& candidate, 
     const double busiest_slots = slots > 0 && busiest > slots ? std::ceil(busiest / slots) * slots : busiest;
     t.tail_idle_share = 1 - per_sm / busiest_slots;
   }
-  t.prediction = predict_pipes(recut, device);
+  t.prediction = predict_pipes(recut, device, terms);
   t.per_launch_ms = t.prediction.predicted_ms / static_cast<double>(std::max<int64_t>(recut.invocations, 1));
   return t;
 }
@@ -260,17 +260,17 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
 
 LaunchTuning tune_launch(const KernelRecord& kernel, const DeviceProfile& device,
                          const std::vector<LaunchCandidate>& candidates, double problem_threads, int top,
-                         const KernelRecord* second) {
+                         const KernelRecord* second, const PipesTerms& terms) {
   const LaunchShape& reference = profiled_shape(kernel);
   LaunchTuning tuning;
   tuning.device = device.name;
   tuning.problem_threads = problem_threads > 0 ? problem_threads : reference.blocks() * reference.threads_per_block();
 
-  TunedLaunch profiled = tuned(kernel, profiled_candidate(reference), device, tuning.problem_threads, second);
+  TunedLaunch profiled = tuned(kernel, profiled_candidate(reference), device, tuning.problem_threads, second, terms);
   profiled.profiled = true;
   tuning.ranked.push_back(profiled);
   for (const auto& candidate : candidates) {
-    TunedLaunch t = tuned(kernel, candidate, device, tuning.problem_threads, second);
+    TunedLaunch t = tuned(kernel, candidate, device, tuning.problem_threads, second, terms);
     const bool duplicate = std::any_of(tuning.ranked.begin(), tuning.ranked.end(), [&](const TunedLaunch& other) {
       return same_launch(other.shape, t.shape) && other.candidate.work_per_thread == t.candidate.work_per_thread;
     });

@@ -42,10 +42,14 @@ const PipesCost* largest(const std::vector<PipesCost>& costs) {
 
 void add_global_atomics_cost(const KernelRecord& kernel, const KernelWork& work, const DeviceRates& rates,
                              const PipesTerms& terms, PipesPrediction& p) {
-  const GlobalAtomicsCost cost =
-      global_atomics_cost(work, rates, terms.one_word_type ? one_word_reference_of(kernel, work) : OneWordReference{},
-                          terms.one_word_lanes);
+  const bool read_reference = terms.one_word_type && terms.reference_time;
+  const GlobalAtomicsCost cost = global_atomics_cost(
+      work, rates, read_reference ? one_word_reference_of(kernel, work) : OneWordReference{}, terms.one_word_lanes);
   if (cost.name.empty()) return;
+  if (cost.one_word_from_reference && cost.one_word_ns_per_request != cost.one_word_integer_ns) {
+    p.reference_time.one_word_ns = cost.one_word_ns_per_request;
+    p.reference_time.one_word_integer_ns = cost.one_word_integer_ns;
+  }
   p.notes.insert(p.notes.end(), cost.notes.begin(), cost.notes.end());
   p.compute.push_back({cost.name, cost.ms});
 }
@@ -263,12 +267,6 @@ void add_dispatch_cost(const KernelRecord& kernel, const DeviceRates& rates, Pip
 
 }  // namespace
 
-std::vector<std::string> PipesPrediction::all_notes() const {
-  std::vector<std::string> all;
-  for_each_note([&](const std::string& note) { all.push_back(note); });
-  return all;
-}
-
 const std::vector<PipesTermName>& pipes_term_names() {
   static const std::vector<PipesTermName> names = {
       {"pipes", &PipesTerms::pipes},   {"issue", &PipesTerms::issue},
@@ -287,6 +285,7 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"loaded-latency", &PipesTerms::loaded_latency},
       {"launch", &PipesTerms::launch},
       {"block-dispatch", &PipesTerms::block_dispatch},
+      {"reference-time", &PipesTerms::reference_time},
   };
   return names;
 }
@@ -324,10 +323,11 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
     if (p.l2_residency.resident) {
       KernelWork timed = work;
       timed.waits.l2_hit_share = 1;
-      p.latency = latency_term_of(kernel, timed, device, rates, terms.loaded_latency, refill);
+      p.latency = latency_term_of(kernel, timed, device, rates, terms.loaded_latency, refill, terms.reference_time);
     } else {
-      p.latency = latency_term_of(kernel, work, device, rates, terms.loaded_latency, refill);
+      p.latency = latency_term_of(kernel, work, device, rates, terms.loaded_latency, refill, terms.reference_time);
     }
+    p.reference_time.uncapped_latency_ns = p.latency.uncapped_ns_per_instruction;
     if (!p.latency.note.empty()) p.notes.push_back(p.latency.note);
   }
   // Loads that hit in L2 are not DRAM's to keep in flight.

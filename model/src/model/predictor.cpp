@@ -1,6 +1,11 @@
 #include "roofcast/model/predictor.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "roofcast/model/device_rates.hpp"
 #include "roofcast/model/kernel_parameters.hpp"
@@ -112,6 +117,32 @@ class PipesPredictor : public Predictor {
   PipesTerms terms_;
 };
 
+// The name of the pipes model without some terms: "pipes without " and the terms' names.
+constexpr std::string_view kPipesWithout = "pipes without ";
+constexpr std::string_view kTermSeparator = ", ";
+
+const PipesTermName& pipes_term_named(const std::string& name) {
+  for (const auto& term : pipes_term_names())
+    if (name == term.name) return term;
+  std::vector<std::string> known;
+  for (const auto& term : pipes_term_names()) known.emplace_back(term.name);
+  throw std::invalid_argument(
+      fmt::format("unknown term \"{}\" of the pipes model (known: {})", name, fmt::join(known, ", ")));
+}
+
+// `terms` with the terms that a name "pipes without a, b" lists switched off ("pipes": none).
+PipesTerms without_named(const std::string& name, PipesTerms terms) {
+  if (name == "pipes") return terms;
+  if (!name.starts_with(kPipesWithout))
+    throw std::invalid_argument("unknown model \"" + name + "\" (known: pipes, thesis, \"pipes without TERM, ...\")");
+  for (size_t at = kPipesWithout.size(); at <= name.size();) {
+    const size_t end = std::min(name.find(kTermSeparator, at), name.size());
+    terms.*pipes_term_named(name.substr(at, end - at)).term = false;
+    at = end + kTermSeparator.size();
+  }
+  return terms;
+}
+
 }  // namespace
 
 const std::vector<std::string>& model_names() {
@@ -130,10 +161,19 @@ void Predictor::predict_range(const std::vector<KernelRecord>& kernels, size_t f
     for (size_t d = 0; d < devices.size(); ++d) visit(k, d, predict(kernels[k], devices[d]));
 }
 
+std::string pipes_model_without(const std::vector<std::string>& terms_off) {
+  for (const auto& name : terms_off) pipes_term_named(name);
+  std::vector<std::string> off;
+  for (const auto& term : pipes_term_names())
+    if (std::find(terms_off.begin(), terms_off.end(), term.name) != terms_off.end()) off.emplace_back(term.name);
+  return off.empty() ? "pipes" : std::string(kPipesWithout) + fmt::format("{}", fmt::join(off, kTermSeparator));
+}
+
+PipesTerms pipes_terms_of_model(const std::string& name) { return without_named(name, {}); }
+
 std::shared_ptr<const Predictor> make_predictor(const std::string& name, const PipesTerms& terms) {
   if (name == "thesis") return std::make_shared<ThesisPredictor>();
-  if (name == "pipes") return make_pipes_predictor("pipes", terms);
-  throw std::invalid_argument("unknown model \"" + name + "\" (known: pipes, thesis)");
+  return make_pipes_predictor(name, without_named(name, terms));
 }
 
 std::shared_ptr<const Predictor> make_pipes_predictor(const std::string& name, const PipesTerms& terms) {

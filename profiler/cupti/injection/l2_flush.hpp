@@ -24,8 +24,6 @@ class L2Flush {
   // Runs both kernels on `stream` and waits for them; throws on failure.
   void run(CUstream stream);
 
-  size_t scratch_bytes() const { return bytes_; }
-
  private:
   CUcontext context_ = nullptr;
   CUmodule module_ = nullptr;

@@ -27,7 +27,4 @@ using ProgressCallback = std::function<void(int done, int total, const std::stri
 // call, a kernel whose outputs are wrong).
 SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progress);
 
-// The backend this build runs on: "cuda" or "hip".
-const char* backend_name();
-
 }  // namespace roofcast::microbench

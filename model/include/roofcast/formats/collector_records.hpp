@@ -76,9 +76,6 @@ struct OtherRecord {};
 using CollectorRecord = std::variant<OtherRecord, ProcessRecord, DeviceRecord, ConfigRecord, LaunchRecord, CopyRecord,
                                      ErrorRecord, WarningRecord, EndRecord>;
 
-// One line. `where` names it in errors ("roofcast-timing-12.jsonl:3").
-CollectorRecord parse_collector_record(std::string_view line, const std::string& where);
-
 // One process' file, its records taken together.
 struct CollectorFile {
   int pid = 0;

@@ -5,6 +5,7 @@
 
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
+#include "roofcast/model/pipes_prediction.hpp"
 
 namespace roofcast {
 
@@ -21,6 +22,7 @@ struct Diagnostic {
   double fixed_ms = 0;      // if fixed; 0 when it does not apply
 };
 
-std::vector<Diagnostic> diagnose(const KernelRecord& kernel, const DeviceProfile& device);
+// `terms`: the pipes model's, as the prediction the diagnostics go with (`explain --ablate`).
+std::vector<Diagnostic> diagnose(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms = {});
 
 }  // namespace roofcast

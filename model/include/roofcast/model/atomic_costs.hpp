@@ -23,8 +23,10 @@ struct GlobalAtomicsCost {
   // Where the device profile has the optional benches: the atomic sectors at the rate scattered
   // single-sector atomics reach; single-lane requests on one word at that word's rate.
   double scattered_ms = 0, one_word_ms = 0;
-  // The one-word cost per request, ns (0 where not costed).
-  double one_word_ns_per_request = 0;
+  // The one-word cost per request, ns (0 where not costed), and the integer same-word bench's,
+  // which it is unless the reference's time per request chose another (`one_word_from_reference`).
+  double one_word_ns_per_request = 0, one_word_integer_ns = 0;
+  bool one_word_from_reference = false;
   std::vector<std::string> notes;
 };
 

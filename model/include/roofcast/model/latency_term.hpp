@@ -27,6 +27,9 @@ struct LatencyTerm {
   double instructions_per_warp = 0;
   std::vector<LatencyPart> parts;  // per instruction, on the target
   double ns_per_instruction = 0;   // the sum of the parts
+  // Where the reference's measured time capped the parts (`reference_time`): their sum before
+  // the cap; 0 where not capped.
+  double uncapped_ns_per_instruction = 0;
   double waves = 0;                // per launch on the busiest SM, mean over the launches
   // Volkov's view, of the most common launch shape: warps resident on the busiest scheduler,
   // and the warps one scheduler needs to hide the latency (ns per instruction / issue interval).
@@ -42,7 +45,10 @@ struct LatencyTerm {
 // (loaded_latency.hpp) rather than an unloaded one from the DRAM warp chase's spread.
 // `block_refill`: a launch shape of several waves keeps only steady_busy_slot_share of its slots
 // busy (block_refill.hpp), so its waves take 1 / that share longer.
+// `reference_time`: one warp's serial work is at most what a launch took on the reference (its
+// `measured_ms`), the parts scaled down to that where they exceed it.
 LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
-                            const DeviceRates& rates, bool loaded_latency = false, bool block_refill = false);
+                            const DeviceRates& rates, bool loaded_latency = false, bool block_refill = false,
+                            bool reference_time = false);
 
 }  // namespace roofcast

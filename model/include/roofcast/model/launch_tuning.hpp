@@ -94,9 +94,9 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
 
 // Predicts each candidate (and the profiled configuration) on `device` with the pipes model and
 // ranks them; the first `top` that can launch are marked worth measuring. `second`: as in
-// kernel_with_launch.
+// kernel_with_launch. `terms`: the pipes model's (`tune --ablate`).
 LaunchTuning tune_launch(const KernelRecord& kernel, const DeviceProfile& device,
                          const std::vector<LaunchCandidate>& candidates, double problem_threads = 0, int top = 5,
-                         const KernelRecord* second = nullptr);
+                         const KernelRecord* second = nullptr, const PipesTerms& terms = {});
 
 }  // namespace roofcast

@@ -58,6 +58,13 @@ struct PipesTerms {
   // A grid cannot finish before the GPU has started all its blocks: blocks / the bench's
   // `block_dispatch_gblocks` bounds the time a grid of many short blocks takes.
   bool block_dispatch = true;
+  // The kernel's measured time on the reference GPU bounds what it took there: one warp's serial
+  // work (the latency term is capped at a launch's time) and one word's atomics (the slowest
+  // same-word bench rate that fits in the time per request). Off: the profile's measured times
+  // are not read, as for a profile timed nowhere (docs/pipes-model.md, "The reference's measured
+  // time"). On a target that is the reference GPU itself it bounds the prediction by the very
+  // time it is scored against.
+  bool reference_time = true;
 };
 
 // The names `--ablation` uses, with a pointer to the term each switches off.
@@ -66,6 +73,19 @@ struct PipesTermName {
   bool PipesTerms::*term;
 };
 const std::vector<PipesTermName>& pipes_term_names();
+
+// What the reference-time term took from the kernel's measured time on the reference GPU: each
+// value is 0 where the term changed nothing (it is off, the profile has no measured time, or
+// the bound was not reached).
+struct ReferenceTimeUse {
+  // The latency term's ns per instruction without the cap, where the cap lowered it (the capped
+  // value is LatencyTerm::ns_per_instruction).
+  double uncapped_latency_ns = 0;
+  // One word's atomics: the ns per request the reference's time chose, where it chose other than
+  // the integer bench's, which is what they cost without the term.
+  double one_word_ns = 0, one_word_integer_ns = 0;
+  bool acted() const { return uncapped_latency_ns > 0 || one_word_ns > 0; }
+};
 
 // One cost: the time the kernel needs from one part of the GPU, alone.
 struct PipesCost {
@@ -96,6 +116,7 @@ struct PipesPrediction {
   // blocks / the block dispatch rate); 0 when not modelled. A bound beside compute, memory and
   // latency: the time is launch + the largest of them.
   double dispatch_ms = 0;
+  ReferenceTimeUse reference_time;  // where the reference's measured time bounded a cost
   double predicted_ms = 0;
   Bound bound = Bound::compute;
   // The cost that sets the time: "fma pipe", "DRAM", "latency (memory)", "block dispatch",
@@ -114,7 +135,6 @@ struct PipesPrediction {
       for (const auto& note : *device_notes) visit(note);
     for (const auto& note : notes) visit(note);
   }
-  std::vector<std::string> all_notes() const;
 };
 
 PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& device, const PipesTerms& terms = {});

@@ -46,13 +46,6 @@ class Predictor {
   // "thesis", "pipes", "pipes without waves"...
   virtual const std::string& name() const = 0;
   virtual ModelPrediction predict(const KernelRecord& kernel, const DeviceProfile& device) const = 0;
-  // Every kernel on every device, kernel-major, each prediction to `visit` as it is made (a
-  // million of them are never held at once). A model computes what depends only on a kernel
-  // or only on a device once here.
-  void predict_each(const std::vector<KernelRecord>& kernels, const std::vector<DeviceProfile>& devices,
-                    const std::function<void(size_t kernel, size_t device, ModelPrediction&&)>& visit) const {
-    predict_range(kernels, 0, kernels.size(), devices, nullptr, visit);
-  }
   // What a model computes from the devices alone (the pipes model's rates): made once by
   // prepare() for the many ranges of one set of devices and shared by their threads.
   class PreparedDevices {
@@ -60,8 +53,10 @@ class Predictor {
     virtual ~PreparedDevices() = default;
   };
   virtual std::shared_ptr<const PreparedDevices> prepare(const std::vector<DeviceProfile>& devices) const;
-  // The same for kernels [first, last) only (`kernel` counts from 0 in `kernels`): one range per
-  // thread (predict on 100,000 kernels). `prepared`: prepare(devices), or null to make it here.
+  // Kernels [first, last) (`kernel` counts from 0 in `kernels`) on every device, kernel-major,
+  // each prediction to `visit` as it is made (a million of them are never held at once); one
+  // range per thread (predict on 100,000 kernels). A model computes what depends only on a
+  // kernel or only on a device once here. `prepared`: prepare(devices), or null to make it here.
   virtual void predict_range(const std::vector<KernelRecord>& kernels, size_t first, size_t last,
                              const std::vector<DeviceProfile>& devices, const PreparedDevices* prepared,
                              const std::function<void(size_t kernel, size_t device, ModelPrediction&&)>& visit) const;
@@ -77,9 +72,17 @@ class Predictor {
                                double measured_on_reference_ms) const = 0;
 };
 
-// "thesis" or "pipes" (the pipes model with `terms`); throws std::invalid_argument naming the
-// model and the known ones otherwise.
+// "thesis", "pipes" (the pipes model with `terms`), or "pipes without a, b" (the same with the
+// terms named as in pipes_term_names() switched off as well); throws std::invalid_argument
+// naming the model or the term and the known ones otherwise.
 std::shared_ptr<const Predictor> make_predictor(const std::string& name, const PipesTerms& terms = {});
+// The name of the pipes model with `terms_off` switched off, as make_predictor takes it and every
+// output names the model: "pipes", or "pipes without a, b" (in the order of pipes_term_names(),
+// each once). Throws std::invalid_argument naming an unknown term.
+std::string pipes_model_without(const std::vector<std::string>& terms_off);
+// The terms of "pipes" or "pipes without a, b"; throws std::invalid_argument for another model or
+// an unknown term.
+PipesTerms pipes_terms_of_model(const std::string& name);
 // The pipes model with these terms, under `name` (an ablation variant).
 std::shared_ptr<const Predictor> make_pipes_predictor(const std::string& name, const PipesTerms& terms);
 

@@ -36,7 +36,4 @@ ChartFiles render_chart(const GnuplotChart& chart, const std::filesystem::path& 
 // none does; when gnuplot is absent, the data and script appear and GnuplotMissing is thrown.
 ChartFiles render_chart(const GnuplotChart& chart, const std::filesystem::path& folder);
 
-// Writes only the data and script (no gnuplot run).
-ChartFiles write_chart_sources(const GnuplotChart& chart, const std::filesystem::path& folder);
-
 }  // namespace roofcast

@@ -23,13 +23,14 @@ struct ReportDiagnostic {
 
 // The diagnostics of `kernel` on `device` that fire or are not measured: `roofcast explain`'s
 // diagnose(), the same numbers, without those that are fine. A kernel the profile gives as
-// model parameters rather than counters gets one not-measured line.
-std::vector<Diagnostic> reported_diagnostics(const KernelRecord& kernel, const DeviceProfile& device);
+// model parameters rather than counters gets one not-measured line. `terms`: the pipes model's.
+std::vector<Diagnostic> reported_diagnostics(const KernelRecord& kernel, const DeviceProfile& device,
+                                             const PipesTerms& terms = {});
 
 // Those of `kernels` (indices into profile.kernels) on every device: the ones that fire,
 // the largest saving first, then the ones not measured (in kernel and device order).
 std::vector<ReportDiagnostic> report_diagnostics(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
-                                                 const std::vector<size_t>& kernels);
+                                                 const std::vector<size_t>& kernels, const PipesTerms& terms = {});
 
 // The page's Diagnostics section: a table of content.diagnostics that fire, the ones not
 // measured, and the link to the file with every kernel's (content.diagnostics_file).

@@ -22,9 +22,6 @@ namespace roofcast::profiler {
 // `sample` 0 means every launch; so does total <= sample.
 bool is_sampled(uint64_t occurrence, uint64_t total, uint64_t sample);
 
-// The launches of a shape that a sample of `sample` profiles out of `total`.
-uint64_t sampled_count(uint64_t total, uint64_t sample);
-
 // (mangled kernel name, grid, block)
 using SampleShape = std::tuple<std::string, std::array<unsigned, 3>, std::array<unsigned, 3>>;
 
