@@ -82,10 +82,14 @@ std::string log_tics(double low, double high) {
 }
 
 std::string preamble(std::string_view description, const ChartTarget& target, int width, int height) {
+  // One look in every format: text takes the same share of the canvas in the PNG (pngcairo
+  // draws a point as 4/3 pixel), the SVG (a point is a pixel there: fontscale 4/3) and the PDF
+  // (sized in inches of 72 points, 1/100 of the pixels). The charts place their labels from it.
   std::string terminal;
   switch (target.format) {
     case ChartFormat::svg:
-      terminal = fmt::format("set terminal svg size {},{} dynamic noenhanced font 'Sans,12' background rgb 'white'",
+      terminal = fmt::format("set terminal svg size {},{} dynamic noenhanced font 'Sans,10' fontscale 1.3333 "
+                             "background rgb 'white'",
                              width, height);
       break;
     case ChartFormat::png:
@@ -93,7 +97,7 @@ std::string preamble(std::string_view description, const ChartTarget& target, in
                              width, height);
       break;
     case ChartFormat::pdf:
-      terminal = fmt::format("set terminal pdfcairo size {:.2f}in,{:.2f}in noenhanced font 'Sans,8'",
+      terminal = fmt::format("set terminal pdfcairo size {:.2f}in,{:.2f}in noenhanced font 'Sans,10' fontscale 0.96",
                              width / 100.0, height / 100.0);
       break;
   }

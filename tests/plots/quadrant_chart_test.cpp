@@ -85,7 +85,9 @@ TEST_CASE("quadrant chart: every device's point lands at its bandwidth and throu
     CHECK(x.log == (scale == QuadrantScale::log));
     const std::string text = svg_text(*svg.root);
     CHECK_THAT(text, Catch::Contains("memory bound (above the line)"));
-    CHECK_THAT(text, Catch::Contains("compute bound (below the line)"));
+    // On linear axes the compute-bound region of this kernel is a sliver: the key names it.
+    if (scale == QuadrantScale::log) CHECK_THAT(text, Catch::Contains("compute bound (below the line)"));
+    CHECK_THAT(text, Catch::Contains("compute-bound region"));
     for (const auto& device : devices) {
       INFO(device.name);
       CHECK_THAT(text, Catch::Contains(device.name));
