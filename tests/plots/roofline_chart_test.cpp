@@ -2,13 +2,16 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <regex>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "chart_checks.hpp"
 #include "text_boxes.hpp"
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/formats/profile_json.hpp"
 #include "roofcast/plots/roofline_chart.hpp"
 
 using namespace roofcast;
@@ -157,4 +160,43 @@ TEST_CASE("roofline: kernels beyond the chart's range are listed as not drawn, e
   CHECK_THAT(chart.script, Catch::Contains(" *2 tiny") && Catch::Contains("* = off the chart, not drawn"));
   for (const std::string& text : {chart.script, chart.data})
     CHECK_THAT(text, !Catch::Contains("inf") && !Catch::Contains("nan"));
+}
+
+TEST_CASE("roofline: PyTorch's copy kernels are drawn as copies, its integer-free reductions by their type") {
+  const std::string source = ROOFCAST_SOURCE_DIR;
+  const std::string run = source + "/docs/validation/2026-11-24-latency/h200-run";
+  std::ifstream device_in(run + "/devices/full.json"), profile_in(run + "/profiles/pytorch_ops.json");
+  std::stringstream device_text, profile_text;
+  device_text << device_in.rdbuf();
+  profile_text << profile_in.rdbuf();
+  const DeviceProfile device = parse_device_profile(device_text.str(), "full.json");
+  const KernelProfile profile = parse_kernel_profile(profile_text.str(), "pytorch_ops.json");
+  const auto points = roofline_kernel_points(device, profile, *roofcast::make_predictor("pipes"));
+  int copies = 0;
+  for (const auto& k : points) {
+    INFO(k.name);
+    const bool copy = k.name.find("copy_kernel") != std::string::npos;
+    CHECK(k.data_movement_only == copy);
+    copies += copy;
+  }
+  CHECK(copies == 2);  // bfloat16_copy_kernel_cuda and direct_copy_kernel_cuda
+  const GnuplotChart chart = roofline_chart(device, &profile, "pytorch_ops", *chart_target_for("copies.svg"),
+                                            *roofcast::make_predictor("pipes"));
+  CHECK_THAT(chart.script, Catch::Contains(" copy memory ") && Catch::Contains("copy (no floating point"));
+}
+
+TEST_CASE("roofline tics: decades in one style, never an exponent like 1e+07") {
+  const DeviceProfile device = modern_device();
+  for (const char* file : {"tics.svg", "tics.png"}) {
+    const GnuplotChart chart = roofline_chart(device, nullptr, "", *chart_target_for(file), *roofcast::make_predictor("thesis"));
+    // The same list for every format: labels of powers of ten, none in exponent form.
+    std::smatch tics;
+    REQUIRE(std::regex_search(chart.script, tics, std::regex(R"(set ytics \((.*)\))")));
+    INFO(tics[1].str());
+    CHECK_THAT(tics[1].str(), Catch::Contains("'10⁶' 1e+06"));
+    const std::regex tic(R"('([^']*)' [0-9.e+-]+)");
+    for (auto it = std::sregex_iterator(chart.script.begin(), chart.script.end(), tic); it != std::sregex_iterator(); ++it)
+      CHECK_THAT((*it)[1].str(), !Catch::Contains("e+") && !Catch::Contains("e-"));
+    CHECK_THAT(chart.script, !Catch::Contains("set format"));
+  }
 }
