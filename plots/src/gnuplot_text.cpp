@@ -77,8 +77,23 @@ std::string log_tics(double low, double high) {
     if (ticks.size() >= 4) break;
   }
   std::string list;
-  for (const double t : ticks) list += fmt::format("{}'{:g}' {}", list.empty() ? "" : ", ", t, number(t));
+  for (const double t : ticks) list += fmt::format("{}{} {}", list.empty() ? "" : ", ", quoted(tic_label(t)), number(t));
   return "(" + list + ")";
+}
+
+std::string power_of_ten(int exponent) {
+  static const char* const digits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  std::string text = exponent < 0 ? "10⁻" : "10";
+  for (const char c : std::to_string(std::abs(exponent))) text += digits[c - '0'];
+  return text;
+}
+
+std::string tic_label(double value) {
+  if (value >= 1e-4 && value < 1e6) return fmt::format("{:g}", value);
+  const int exponent = static_cast<int>(std::floor(std::log10(value) + 1e-9));
+  const double mantissa = value / std::pow(10.0, exponent);
+  if (std::abs(mantissa - 1) < 1e-6) return power_of_ten(exponent);
+  return fmt::format("{:g}×{}", mantissa, power_of_ten(exponent));
 }
 
 std::string preamble(std::string_view description, const ChartTarget& target, int width, int height) {

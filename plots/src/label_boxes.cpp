@@ -26,10 +26,11 @@ constexpr double kWidestSans = 1.0;        // a character beyond ASCII: as wide 
 // pngcairo draws a point as 4/3 pixel (96 dpi); the SVG terminal is given `fontscale 4/3` to match.
 constexpr double kPixelsPerPoint = 4.0 / 3.0;
 
-// Characters beyond ASCII the charts write: superscript digits and minus (axes' powers of ten).
+// Characters beyond ASCII the charts write: superscript digits and minus, times (tics' powers of ten).
 double wide_character_width(char32_t c) {
   if (c == 0xB2 || c == 0xB3 || c == 0xB9 || (c >= 0x2070 && c <= 0x2079)) return 0.401;
   if (c == 0x207B) return 0.528;
+  if (c == 0xD7) return 0.838;  // ×
   return kWidestSans;
 }
 

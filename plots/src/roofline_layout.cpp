@@ -21,14 +21,6 @@ constexpr double kLeader = 16;  // from a roof's end to its label
 double decade_below(double value) { return std::pow(10.0, std::floor(std::log10(value))); }
 double decade_above(double value) { return std::pow(10.0, std::ceil(std::log10(value))); }
 
-// "10⁻³", "10⁷": Unicode superscripts (the charts are written in UTF-8).
-std::string power_of_ten(int exponent) {
-  static const char* const digits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
-  std::string text = exponent < 0 ? "10⁻" : "10";
-  for (const char c : std::to_string(std::abs(exponent))) text += digits[c - '0'];
-  return text;
-}
-
 }  // namespace
 
 double AxisRange::decades() const { return std::log10(high / low); }
@@ -103,7 +95,7 @@ std::string decade_tics(const AxisRange& axis) {
   std::string list;
   for (int exponent = first; exponent <= last; ++exponent) {
     const double value = std::pow(10.0, exponent);
-    const std::string label = plain ? fmt::format("{:g}", value) : power_of_ten(exponent);
+    const std::string label = plain ? fmt::format("{:g}", value) : gnuplot::power_of_ten(exponent);
     list += fmt::format("{}{} {}", list.empty() ? "" : ", ", gnuplot::quoted(label), gnuplot::number(value));
   }
   return "(" + list + ")";

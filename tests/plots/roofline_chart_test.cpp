@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "chart_checks.hpp"
+#include "gnuplot_text.hpp"
 #include "text_boxes.hpp"
 #include "roofcast/data/bundled_data.hpp"
 #include "roofcast/formats/profile_json.hpp"
@@ -199,4 +200,16 @@ TEST_CASE("roofline tics: decades in one style, never an exponent like 1e+07") {
       CHECK_THAT((*it)[1].str(), !Catch::Contains("e+") && !Catch::Contains("e-"));
     CHECK_THAT(chart.script, !Catch::Contains("set format"));
   }
+}
+
+TEST_CASE("tic labels of the log axes (quadrant, accuracy) are never in exponent form") {
+  CHECK(gnuplot::tic_label(0.01) == "0.01");
+  CHECK(gnuplot::tic_label(500000) == "500000");
+  CHECK(gnuplot::tic_label(1e6) == "10⁶");
+  CHECK(gnuplot::tic_label(2e7) == "2×10⁷");
+  CHECK(gnuplot::tic_label(1e-5) == "10⁻⁵");
+  // Labels in quotes, positions as numbers gnuplot reads.
+  CHECK(gnuplot::log_tics(2e5, 5e7) ==
+        "('200000' 200000, '500000' 500000, '10⁶' 1e+06, '2×10⁶' 2e+06, '5×10⁶' 5e+06, '10⁷' 1e+07, "
+        "'2×10⁷' 2e+07, '5×10⁷' 5e+07)");
 }
