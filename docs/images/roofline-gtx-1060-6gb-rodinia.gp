@@ -11,8 +11,8 @@ set title 'Roofline of GTX-1060 6GB: kernels of thesis-rodinia' font ',13'
 set logscale xy 10
 set xrange [0.01:10000]
 set yrange [1:10000]
-set xtics ('10⁻²' 0.01, '10⁻¹' 0.1, '10⁰' 1, '10¹' 10, '10²' 100, '10³' 1000, '10⁴' 10000)
-set ytics ('10⁰' 1, '10¹' 10, '10²' 100, '10³' 1000, '10⁴' 10000)
+set xtics ('10⁻²' 0.01000000001, '10⁻¹' 0.1, '10⁰' 1, '10¹' 10, '10²' 100, '10³' 1000, '10⁴' 10000)
+set ytics ('10⁰' 1.000000001, '10¹' 10, '10²' 100, '10³' 1000, '10⁴' 10000)
 set mxtics 10
 set mytics 10
 set xlabel 'Operational intensity (operations per DRAM byte)'

@@ -96,7 +96,10 @@ std::string decade_tics(const AxisRange& axis) {
   for (int exponent = first; exponent <= last; ++exponent) {
     const double value = std::pow(10.0, exponent);
     const std::string label = plain ? fmt::format("{:g}", value) : gnuplot::power_of_ten(exponent);
-    list += fmt::format("{}{} {}", list.empty() ? "" : ", ", gnuplot::quoted(label), gnuplot::number(value));
+    // gnuplot drops a log axis' tic at exactly its lower end: that one is placed a hair inside.
+    const std::string position =
+        exponent == first ? fmt::format("{:.10g}", value * (1 + 1e-9)) : gnuplot::number(value);
+    list += fmt::format("{}{} {}", list.empty() ? "" : ", ", gnuplot::quoted(label), position);
   }
   return "(" + list + ")";
 }

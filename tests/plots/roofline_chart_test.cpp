@@ -200,6 +200,32 @@ TEST_CASE("roofline tics: decades in one style, never an exponent like 1e+07") {
       CHECK_THAT((*it)[1].str(), !Catch::Contains("e+") && !Catch::Contains("e-"));
     CHECK_THAT(chart.script, !Catch::Contains("set format"));
   }
+  // Every tic of the lists is drawn, at the axes' ends too (gnuplot drops one at exactly the lower end).
+  const std::string h100 = std::string(ROOFCAST_SOURCE_DIR) + "/docs/validation/2026-11-24-latency/h100-run/devices/full.json";
+  std::ifstream in(h100);
+  std::stringstream h100_text;
+  h100_text << in.rdbuf();
+  const GnuplotChart chart = roofline_chart(parse_device_profile(h100_text.str(), h100), nullptr, "",
+                                            *chart_target_for("tics.svg"), *roofcast::make_predictor("thesis"));
+  const RenderedSvg svg = render_svg(chart);
+  const PlotArea area = plot_area(*svg.root, chart.script);
+  std::map<char, std::vector<std::string>> drawn;  // the texts left of the plot (y) and under it (x)
+  for (const auto& t : drawn_texts(*svg.root)) {
+    if (t.right() <= area.left) drawn['y'].push_back(t.text);
+    if (t.top() >= area.bottom) drawn['x'].push_back(t.text);
+  }
+  int tics = 0;
+  for (const char axis : {'x', 'y'}) {
+    std::smatch list;
+    REQUIRE(std::regex_search(chart.script, list, std::regex(std::string("set ") + axis + R"(tics \((.*)\))")));
+    const std::string tics_text = list[1];
+    const std::regex tic(R"('([^']*)')");
+    for (auto it = std::sregex_iterator(tics_text.begin(), tics_text.end(), tic); it != std::sregex_iterator(); ++it, ++tics) {
+      INFO(axis << " tic " << (*it)[1]);
+      CHECK(std::count(drawn[axis].begin(), drawn[axis].end(), (*it)[1].str()) == 1);
+    }
+  }
+  CHECK(tics >= 8);
 }
 
 TEST_CASE("tic labels of the log axes (quadrant, accuracy) are never in exponent form") {
