@@ -139,6 +139,7 @@ def fenced_parts(region: str) -> tuple[str, str, str]:
 
 @dataclass
 class Result:
+    command: str
     expected: list[str]
     actual: list[str]
     error: str | None
@@ -156,7 +157,7 @@ def check_command(check: Check, region: str, environment: dict) -> tuple[Result,
         new_region = f"{opening}{new_body}\n{closing}"
     else:  # lines of markdown (a table): the end marker keeps its indentation
         new_region = f"\n{new_body}\n{region[region.rfind(chr(10)) + 1:]}"
-    return Result(expected, actual, error), new_region
+    return Result(check.command, expected, actual, error), new_region
 
 
 def check_session(region: str, environment: dict) -> tuple[list[Result], str]:
@@ -172,7 +173,7 @@ def check_session(region: str, environment: dict) -> tuple[list[Result], str]:
     for i, (command, expected_lines) in enumerate(blocks):
         output, error = run(command, environment)
         expected, actual = lines_of("\n".join(expected_lines)), lines_of(output)
-        results.append(Result(expected, actual, error))
+        results.append(Result(command, expected, actual, error))
         new_lines += [f"$ {command}"] + excerpt(expected, actual) + ([""] if i + 1 < len(blocks) else [])
     return results, "\n".join(new_lines) + "\n"
 
@@ -200,10 +201,9 @@ def main() -> int:
                 region = text[check.start:check.end]
                 if check.command is None:
                     results, new_region = check_session(region, environment)
-                    label = "session"
                 else:
                     result, new_region = check_command(check, region, environment)
-                    results, label = [result], check.command
+                    results = [result]
                 for result in results:
                     count += 1
                     if result.error is None and matches(result.expected, result.actual):
@@ -211,9 +211,9 @@ def main() -> int:
                     failures += 1
                     where = f"{path.relative_to(ROOT)}:{check.line}"
                     if result.error:
-                        print(f"{where}: `{label}` failed, {result.error}")
+                        print(f"{where}: `{result.command}` failed, {result.error}")
                     else:
-                        print(f"{where}: the output of `{label}` no longer matches the text:")
+                        print(f"{where}: the output of `{result.command}` no longer matches the text:")
                     sys.stdout.writelines(difflib.unified_diff([line + "\n" for line in result.expected],
                                                                [line + "\n" for line in result.actual],
                                                                "in the text", "printed now", n=1))
