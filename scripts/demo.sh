@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on bundled data, in a few minutes on a fresh machine (docs/demo.md): set up, build
 # the roofcast command alone, reproduce the thesis' predictions of its kernels on its six GPUs,
-# then predict the kernels of eight programs profiled on an H200 for an H100 with the
+# then predict the kernels of the validation corpus profiled on an H200 for an H100 with the
 # multi-pipeline model (the default), beside the times the H100 measured.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,11 +21,5 @@ echo
 $roofcast predict --model thesis --profile thesis-rodinia --device GTX-480 --device "GTX-1060 6GB"
 echo
 
-# Profiled on the H200, predicted for the H100, and scored against what the H100 measured
-# (docs/validation/2026-11-24-latency: how these files were made).
-corpus=docs/validation/2026-11-24-latency
-profiles=() measured=()
-for f in $corpus/h200-run/profiles/*.json; do profiles+=(--reference-profile "$f"); done
-for f in $corpus/h100-run/profiles/*.json; do measured+=(--measured "$f"); done
-$roofcast validate "${profiles[@]}" "${measured[@]}" --device $corpus/h100-run/devices/full.json \
-  --reference-device $corpus/h200-run/devices/full.json --allow-missing
+# Profiled on the H200, predicted for the H100, and scored against what the H100 measured.
+scripts/dev/demo-validation.sh "$roofcast"

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # Installs what roofcast needs to build and test, from Debian's packages, when missing.
-# Usage: scripts/setup.sh [--build-only] [--with-hip] [--with-browser]
+# Usage: scripts/setup.sh [--build-only] [--with-hip]
 #   --build-only: only what building the roofcast command needs (scripts/demo.sh)
 set -euo pipefail
 
 build_packages=(cmake ninja-build g++ catch2 libfmt-dev libeigen3-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev)
 # gnuplot-nox: the charts; help2man: the man pages; clang and libclang-rt-dev: the fuzz targets
-# (scripts/dev/fuzz.sh, run by scripts/test.sh); python3: the corpus summary, which the ctest
-# corpus_summary regenerates.
-tool_packages=(gnuplot-nox help2man clang libclang-rt-dev python3)
+# (scripts/dev/fuzz.sh, run by scripts/test.sh); chromium: the HTML report's browser tests
+# (tests/plots/report_in_browser.sh), which CI must not skip; python3: the docs check, the
+# browser tests' pixel count and the corpus summary (ctest corpus_summary).
+tool_packages=(gnuplot-nox help2man clang libclang-rt-dev chromium python3)
 optional_packages=()
 for argument in "$@"; do
   case "$argument" in
     --build-only) tool_packages=() ;;
     --with-hip) optional_packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;
-    --with-browser) optional_packages+=(chromium) ;;
+    --with-browser) ;;  # chromium is a test dependency now; the option stays for old scripts
     *) echo "setup.sh: unknown option $argument" >&2; exit 2 ;;
   esac
 done

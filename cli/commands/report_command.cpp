@@ -231,7 +231,7 @@ void run_report(const ReportOptions& options) {
     const std::string name = fmt::format("roofline-{}.svg", file_name_part(device.name));
     // The points from the predictions above: a profile is not predicted again for each chart.
     content.charts.push_back(draw_for_report(
-        roofline_chart(device, roofline_kernel_points(prediction, d), profile_label, *chart_target_for(name),
+        roofline_chart(device, roofline_kernel_points(prediction, profile, d), profile_label, *chart_target_for(name),
                        predictor->name(), options.top),
         charts_folder,
         fmt::format("Roofline of {}", device.name),
@@ -255,9 +255,7 @@ void run_report(const ReportOptions& options) {
     content.charts.push_back(draw_for_report(
         quadrant_chart(*kernel, devices, *chart_target_for(name), *predictor), charts_folder,
         fmt::format("Quadrant split of {}", kernel->name),
-        "Each device at its measured (B_mem, T_op); hollow: after the E_mix x E_instr adjustment; arrow: to the "
-        "kernel's line, a vertical drop when memory bound, a horizontal move when compute bound. The diamond's height "
-        "is the throughput the " + options.model + " model predicts.",
+        quadrant_caption(options.model),
         missing, outputs));
   }
   std::vector<AccuracyEntry> entries = validation_entries_from(prediction);

@@ -67,5 +67,5 @@ plot data index 2 using 1:2 with steps lw 2 lc rgb '#0072b2' title 'GTX-1060 6GB
      data index 8 using 1:2 with steps lw 2 lc rgb '#cc79a7' title 'GTX-960: 0.4 % | 100 %', \
      data index 10 using 1:2 with steps lw 2 lc rgb '#e69f00' title 'Tesla K20c: 6.4 % | 100 %', \
      data index 12 using 1:2 with steps lw 2 lc rgb '#56b4e9' title 'Tesla M2050: 7.0 % | 100 %', \
-     data index 13 using 1:2 with steps lw 3.5 lc rgb '#000000' title 'all 6: 3.3 % | 100 %'
+     data index 13 using 1:2 with steps lw 3.5 lc rgb '#000000' title 'all 6 predictions: 3.3 % | 100 %'
 unset multiplot

@@ -22,6 +22,11 @@ using gnuplot::quoted;
 
 constexpr int kWidth = 1200, kHeight = 820;
 
+// "1 device", "6 devices".
+std::string counted(size_t count, std::string_view noun) {
+  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
+}
+
 double median(std::vector<double> values) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());
@@ -142,7 +147,7 @@ GnuplotChart accuracy_chart(const std::vector<AccuracyEntry>& entries, const std
                                        distribution_rows(all_apes));
   distribution.push_back(fmt::format(
       "data index {} using 1:2 with steps lw 3.5 lc rgb '#000000' title {}", all_block,
-      quoted(fmt::format("all {}: {:.1f} % | {:.0f} %", entries.size(), median(all_apes), share_within(all_apes, 25)))));
+      quoted(fmt::format("all {}: {:.1f} % | {:.0f} %", counted(entries.size(), "prediction"), median(all_apes), share_within(all_apes, 25)))));
 
   const std::string title = fmt::format("Prediction accuracy ({} model){}", model, title_note);
   std::string script = gnuplot::preamble(title, target, kWidth, kHeight);
@@ -163,8 +168,8 @@ GnuplotChart accuracy_chart(const std::vector<AccuracyEntry>& entries, const std
       // Keys below the panels, where no data can be.
       "set key at screen 0.27, screen 0.27 center top box font ',10' spacing 1.1 samplen 1.5\n",
       quoted(chart.data_file_name), quoted(title),
-      quoted(fmt::format("{} predictions on {} devices. Measured times: {}", entries.size(), devices.size(),
-                         source_note)),
+      quoted(fmt::format("{} on {}. Measured times: {}", counted(entries.size(), "prediction"),
+                         counted(devices.size(), "device"), source_note)),
       number(range_low), number(range_high), number(range_low), number(range_high),
       gnuplot::log_tics(range_low, range_high), gnuplot::log_tics(range_low, range_high));
   script += gnuplot::plot_command(scatter);

@@ -16,6 +16,7 @@ inline constexpr std::string_view int32 = "#009e73";
 inline constexpr std::string_view fp16 = "#cc79a7";
 inline constexpr std::string_view tensor = "#e69f00";
 inline constexpr std::string_view other = "#56b4e9";
+inline constexpr std::string_view copy = "#6e6e6e";  // kernels that only move data
 inline constexpr std::string_view memory_region = "#fbe3cf";
 inline constexpr std::string_view compute_region = "#d6e8f5";
 

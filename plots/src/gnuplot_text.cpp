@@ -77,15 +77,34 @@ std::string log_tics(double low, double high) {
     if (ticks.size() >= 4) break;
   }
   std::string list;
-  for (const double t : ticks) list += fmt::format("{}'{:g}' {}", list.empty() ? "" : ", ", t, number(t));
+  for (const double t : ticks) list += fmt::format("{}{} {}", list.empty() ? "" : ", ", quoted(tic_label(t)), number(t));
   return "(" + list + ")";
 }
 
+std::string power_of_ten(int exponent) {
+  static const char* const digits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  std::string text = exponent < 0 ? "10⁻" : "10";
+  for (const char c : std::to_string(std::abs(exponent))) text += digits[c - '0'];
+  return text;
+}
+
+std::string tic_label(double value) {
+  if (value >= 1e-4 && value < 1e6) return fmt::format("{:g}", value);
+  const int exponent = static_cast<int>(std::floor(std::log10(value) + 1e-9));
+  const double mantissa = value / std::pow(10.0, exponent);
+  if (std::abs(mantissa - 1) < 1e-6) return power_of_ten(exponent);
+  return fmt::format("{:g}×{}", mantissa, power_of_ten(exponent));
+}
+
 std::string preamble(std::string_view description, const ChartTarget& target, int width, int height) {
+  // One look in every format: text takes the same share of the canvas in the PNG (pngcairo
+  // draws a point as 4/3 pixel), the SVG (a point is a pixel there: fontscale 4/3) and the PDF
+  // (sized in inches of 72 points, 1/100 of the pixels). The charts place their labels from it.
   std::string terminal;
   switch (target.format) {
     case ChartFormat::svg:
-      terminal = fmt::format("set terminal svg size {},{} dynamic noenhanced font 'Sans,12' background rgb 'white'",
+      terminal = fmt::format("set terminal svg size {},{} dynamic noenhanced font 'Sans,10' fontscale 1.3333 "
+                             "background rgb 'white'",
                              width, height);
       break;
     case ChartFormat::png:
@@ -93,7 +112,7 @@ std::string preamble(std::string_view description, const ChartTarget& target, in
                              width, height);
       break;
     case ChartFormat::pdf:
-      terminal = fmt::format("set terminal pdfcairo size {:.2f}in,{:.2f}in noenhanced font 'Sans,8'",
+      terminal = fmt::format("set terminal pdfcairo size {:.2f}in,{:.2f}in noenhanced font 'Sans,10' fontscale 0.96",
                              width / 100.0, height / 100.0);
       break;
   }

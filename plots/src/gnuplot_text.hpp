@@ -69,6 +69,12 @@ std::string milliseconds(double ms);
 // are finite.
 std::string log_tics(double low, double high);
 
+// "10⁻³", "10⁷": a power of ten in Unicode superscripts (charts are written in UTF-8).
+std::string power_of_ten(int exponent);
+// A tic's label, never in exponent form such as 1e+06: "0.0001" to "500000" as they are, beyond
+// that "10⁶", "2×10⁶".
+std::string tic_label(double value);
+
 // Cuts `text` to at most `max_length` characters, ending in "..." when cut.
 std::string shortened(std::string_view text, size_t max_length);
 

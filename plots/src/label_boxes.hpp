@@ -13,8 +13,8 @@ struct Box {
   bool inside(const Box& area) const;
 };
 
-// How much room a one-line label takes in a `points`-sized font: the size of gnuplot's PNG
-// terminal (pngcairo draws a point as ~1.35 pixels; the SVG terminal draws it as 1, smaller).
+// How much room a one-line label takes in a `points`-sized font, in pixels, as gnuplot's PNG and
+// SVG terminals draw it (DejaVu Sans, or DejaVu Sans Mono when `monospace`, at 4/3 pixel a point).
 double text_width(std::string_view text, double points, bool monospace = false);
 double text_height(double points);
 

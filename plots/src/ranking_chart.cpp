@@ -7,6 +7,7 @@
 
 #include "chart_style.hpp"
 #include "gnuplot_text.hpp"
+#include "label_boxes.hpp"
 #include "roofcast/formats/input_error.hpp"
 
 namespace roofcast {
@@ -40,21 +41,25 @@ GnuplotChart ranking_chart(const std::vector<DeviceRank>& ranks, const std::stri
   const int block = data.add_block("y device kernels_end_ms gaps_end_ms total_ms total_label", rows);
   chart.data = data.text();
 
-  const int height = 140 + 44 * static_cast<int>(n);
+  const int height = 140 + 44 * static_cast<int>(n), width = 900;
+  // Room for the longest device name left of the bars (gnuplot's own estimate of text widths runs short).
+  double widest_name = 0;
+  for (const DeviceRank& r : ranks) widest_name = std::max(widest_name, gnuplot::text_width(r.device, 10));
   std::string script = gnuplot::preamble(fmt::format("Devices ranked by predicted time of {}", profile_label), target,
-                                         900, height);
+                                         width, height);
   script += fmt::format(
       "set title {}\n"
+      "set lmargin at screen {:.4f}\n"
       "set xlabel 'Predicted application time (ms)'\n"
       "set yrange [-0.7:{}]\n"
       "set xrange [0:{}]\n"
       "set ytics scale 0\n"
-      "set key inside top right horizontal\n"
+      "set key outside top center horizontal samplen 2\n"
       "set style fill solid 0.9 border rgb 'white'\n"
       "set grid xtics lc rgb '#e4e4e4'\n"
       "bar = 0.32\n",
       gnuplot::quoted(fmt::format("Predicted application time of {}: kernels, launch gaps, copies", profile_label)),
-      gnuplot::number(n - 0.3), gnuplot::number(longest * 1.22));
+      (widest_name + 24) / width, gnuplot::number(n - 0.3), gnuplot::number(longest * 1.22));
   const std::string source = gnuplot::quoted(chart.data_file_name);
   script += gnuplot::plot_command({
       fmt::format("{} index {} using (0):1:(0):3:($1-bar):($1+bar):ytic(2) with boxxyerror lc rgb '{}' title "

@@ -172,7 +172,7 @@ TEST_CASE("plot accuracy draws the validation file that roofcast validate writes
   const auto root = roofcast::testing::parse_xml(slurp(folder / "accuracy.svg"));
   // The thesis' red/black SOR on its six GPUs: the same figures as the profile's own measured times give.
   for (const char* text : {"6 predictions on 6 devices", "GTX-660: 0.1 % | 100 %",
-                           "all 6: 3.3 % | 100 %", "Tesla K20c"})
+                           "all 6 predictions: 3.3 % | 100 %", "Tesla K20c"})
     CHECK_THAT(root->all_text(), Catch::Contains(text));
 }
 

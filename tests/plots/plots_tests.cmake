@@ -1,7 +1,8 @@
 # Tests of plots/ and of `roofcast plot` / `roofcast report` (included from tests/CMakeLists.txt).
 roofcast_add_test(plots_tests
   SOURCES plots/roofline_chart_test.cpp plots/quadrant_chart_test.cpp plots/validation_entries_test.cpp
-          plots/report_test.cpp plots/kernel_labels_test.cpp plots/roofline_layout_test.cpp plots/chart_checks.cpp plots/xml_tree.cpp
+          plots/report_test.cpp plots/kernel_labels_test.cpp plots/roofline_layout_test.cpp plots/chart_text_test.cpp plots/chart_checks.cpp
+          plots/text_boxes.cpp plots/xml_tree.cpp
   LIBRARIES roofcast::plot_files roofcast::bundled_data fmt::fmt)
 # kernel_labels_test checks helpers internal to plots/.
 target_include_directories(plots_tests PRIVATE ${PROJECT_SOURCE_DIR}/plots/src)

@@ -10,7 +10,7 @@ set -euo pipefail
 roofcast=$1
 mode=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
-command -v chromium >/dev/null || { echo "SKIP: chromium is not installed (scripts/setup.sh --with-browser)"; exit 77; }
+command -v chromium >/dev/null || { echo "SKIP: chromium is not installed (scripts/setup.sh installs it)"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 
 work=$(mktemp -d /tmp/roofcast-browser-XXXXXX)

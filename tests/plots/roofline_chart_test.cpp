@@ -2,12 +2,17 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <regex>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "chart_checks.hpp"
+#include "gnuplot_text.hpp"
+#include "text_boxes.hpp"
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/formats/profile_json.hpp"
 #include "roofcast/plots/roofline_chart.hpp"
 
 using namespace roofcast;
@@ -105,24 +110,16 @@ TEST_CASE("roofline draws extra ceilings and the measured sweep, and escapes odd
                             "DRAM 3000 GB/s", "Roofline of Test GPU <sxm>", "measured fp32 sweep (mixbench)"})
     CHECK_THAT(text, Catch::Contains(label));
 
-  // The fp32 roof is drawn at 60000 GFLOP/s: its label's anchor sits on that height.
+  // The fp32 roof is drawn at 60000 GFLOP/s: its label sits beside the roof's end, at its height.
   const PlotArea area = plot_area(*svg.root, chart.script);
   const Axis y = axis_from_script(chart.script, 'y');
   REQUIRE(y.log);
   const double expected = y_pixel(60000, y, area);
-  bool found = false;
-  for (const XmlElement* group : svg.root->descendants("g")) {
-    if (group->all_text().find("fp32 60000 GFLOP/s") == std::string::npos || group->children.size() != 1) continue;
-    std::smatch match;
-    const std::string transform = group->attribute("transform");
-    if (std::regex_search(transform, match, std::regex(R"(translate\(([-0-9.]+),([-0-9.]+)\))"))) {
-      // The label sits 0.7 character heights above its line.
-      CHECK(std::stod(match[2]) < expected);
-      CHECK(std::stod(match[2]) > expected - 25);
-      found = true;
-    }
-  }
-  CHECK(found);
+  const std::vector<DrawnText> texts = drawn_texts(*svg.root);
+  const auto label = std::find_if(texts.begin(), texts.end(), [](auto& t) { return t.text == "fp32 60000 GFLOP/s"; });
+  REQUIRE(label != texts.end());
+  CHECK(label->left() > area.right);
+  CHECK(std::abs((label->top() + label->bottom()) / 2 - expected) < 8);
 }
 
 TEST_CASE("roofline chart formats follow the output extension") {
@@ -164,4 +161,81 @@ TEST_CASE("roofline: kernels beyond the chart's range are listed as not drawn, e
   CHECK_THAT(chart.script, Catch::Contains(" *2 tiny") && Catch::Contains("* = off the chart, not drawn"));
   for (const std::string& text : {chart.script, chart.data})
     CHECK_THAT(text, !Catch::Contains("inf") && !Catch::Contains("nan"));
+}
+
+TEST_CASE("roofline: PyTorch's copy kernels are drawn as copies, its integer-free reductions by their type") {
+  const std::string source = ROOFCAST_SOURCE_DIR;
+  const std::string run = source + "/docs/validation/2026-11-24-latency/h200-run";
+  std::ifstream device_in(run + "/devices/full.json"), profile_in(run + "/profiles/pytorch_ops.json");
+  std::stringstream device_text, profile_text;
+  device_text << device_in.rdbuf();
+  profile_text << profile_in.rdbuf();
+  const DeviceProfile device = parse_device_profile(device_text.str(), "full.json");
+  const KernelProfile profile = parse_kernel_profile(profile_text.str(), "pytorch_ops.json");
+  const auto points = roofline_kernel_points(device, profile, *roofcast::make_predictor("pipes"));
+  int copies = 0;
+  for (const auto& k : points) {
+    INFO(k.name);
+    const bool copy = k.name.find("copy_kernel") != std::string::npos;
+    CHECK(k.data_movement_only == copy);
+    copies += copy;
+  }
+  CHECK(copies == 2);  // bfloat16_copy_kernel_cuda and direct_copy_kernel_cuda
+  const GnuplotChart chart = roofline_chart(device, &profile, "pytorch_ops", *chart_target_for("copies.svg"),
+                                            *roofcast::make_predictor("pipes"));
+  CHECK_THAT(chart.script, Catch::Contains(" copy memory ") && Catch::Contains("copy (no floating point"));
+}
+
+TEST_CASE("roofline tics: decades in one style, never an exponent like 1e+07") {
+  const DeviceProfile device = modern_device();
+  for (const char* file : {"tics.svg", "tics.png"}) {
+    const GnuplotChart chart = roofline_chart(device, nullptr, "", *chart_target_for(file), *roofcast::make_predictor("thesis"));
+    // The same list for every format: labels of powers of ten, none in exponent form.
+    std::smatch tics;
+    REQUIRE(std::regex_search(chart.script, tics, std::regex(R"(set ytics \((.*)\))")));
+    INFO(tics[1].str());
+    CHECK_THAT(tics[1].str(), Catch::Contains("'10⁶' 1e+06"));
+    const std::regex tic(R"('([^']*)' [0-9.e+-]+)");
+    for (auto it = std::sregex_iterator(chart.script.begin(), chart.script.end(), tic); it != std::sregex_iterator(); ++it)
+      CHECK_THAT((*it)[1].str(), !Catch::Contains("e+") && !Catch::Contains("e-"));
+    CHECK_THAT(chart.script, !Catch::Contains("set format"));
+  }
+  // Every tic of the lists is drawn, at the axes' ends too (gnuplot drops one at exactly the lower end).
+  const std::string h100 = std::string(ROOFCAST_SOURCE_DIR) + "/docs/validation/2026-11-24-latency/h100-run/devices/full.json";
+  std::ifstream in(h100);
+  std::stringstream h100_text;
+  h100_text << in.rdbuf();
+  const GnuplotChart chart = roofline_chart(parse_device_profile(h100_text.str(), h100), nullptr, "",
+                                            *chart_target_for("tics.svg"), *roofcast::make_predictor("thesis"));
+  const RenderedSvg svg = render_svg(chart);
+  const PlotArea area = plot_area(*svg.root, chart.script);
+  std::map<char, std::vector<std::string>> drawn;  // the texts left of the plot (y) and under it (x)
+  for (const auto& t : drawn_texts(*svg.root)) {
+    if (t.right() <= area.left) drawn['y'].push_back(t.text);
+    if (t.top() >= area.bottom) drawn['x'].push_back(t.text);
+  }
+  int tics = 0;
+  for (const char axis : {'x', 'y'}) {
+    std::smatch list;
+    REQUIRE(std::regex_search(chart.script, list, std::regex(std::string("set ") + axis + R"(tics \((.*)\))")));
+    const std::string tics_text = list[1];
+    const std::regex tic(R"('([^']*)')");
+    for (auto it = std::sregex_iterator(tics_text.begin(), tics_text.end(), tic); it != std::sregex_iterator(); ++it, ++tics) {
+      INFO(axis << " tic " << (*it)[1]);
+      CHECK(std::count(drawn[axis].begin(), drawn[axis].end(), (*it)[1].str()) == 1);
+    }
+  }
+  CHECK(tics >= 8);
+}
+
+TEST_CASE("tic labels of the log axes (quadrant, accuracy) are never in exponent form") {
+  CHECK(gnuplot::tic_label(0.01) == "0.01");
+  CHECK(gnuplot::tic_label(500000) == "500000");
+  CHECK(gnuplot::tic_label(1e6) == "10⁶");
+  CHECK(gnuplot::tic_label(2e7) == "2×10⁷");
+  CHECK(gnuplot::tic_label(1e-5) == "10⁻⁵");
+  // Labels in quotes, positions as numbers gnuplot reads.
+  CHECK(gnuplot::log_tics(2e5, 5e7) ==
+        "('200000' 200000, '500000' 500000, '10⁶' 1e+06, '2×10⁶' 2e+06, '5×10⁶' 5e+06, '10⁷' 1e+07, "
+        "'2×10⁷' 2e+07, '5×10⁷' 5e+07)");
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "chart_checks.hpp"
+#include "text_boxes.hpp"
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/model/predictor.hpp"
 #include "roofcast/plots/roofline_chart.hpp"
@@ -25,34 +26,6 @@ std::string slurp(const std::string& path) {
   return text.str();
 }
 
-// A text of the SVG and the rectangle it covers (an estimate from its font size: SVG draws a
-// point as a pixel, an average character is at most 0.62 em wide).
-struct DrawnText {
-  std::string text;
-  double left, right, top, bottom;
-};
-
-std::vector<DrawnText> drawn_texts(const XmlElement& svg) {
-  std::vector<DrawnText> texts;
-  const std::regex translate(R"(translate\(([-0-9.]+),([-0-9.]+)\))");
-  for (const XmlElement* group : svg.descendants("g")) {
-    std::smatch match;
-    const std::string transform = group->attribute("transform");
-    if (group->attribute("font-size").empty() || !std::regex_search(transform, match, translate)) continue;
-    if (transform.find("rotate") != std::string::npos) continue;  // the slopes' and the y axis' labels
-    std::string text = group->all_text();
-    text.erase(0, text.find_first_not_of(" \t\n"));
-    text.erase(text.find_last_not_of(" \t\n") + 1);
-    if (text.empty()) continue;
-    const double x = std::stod(match[1]), y = std::stod(match[2]), size = std::stod(group->attribute("font-size"));
-    const double width = static_cast<double>(text.size()) * 0.62 * size;
-    const std::string anchor = group->attribute("text-anchor");
-    const double left = anchor == "end" ? x - width : anchor == "middle" ? x - width / 2 : x;
-    texts.push_back({text, left, left + width, y - 0.8 * size, y + 0.25 * size});
-  }
-  return texts;
-}
-
 }  // namespace
 
 TEST_CASE("roofline of an H100 with a PyTorch profile: every roof labelled, no label over another, all on the canvas") {
@@ -66,40 +39,53 @@ TEST_CASE("roofline of an H100 with a PyTorch profile: every roof labelled, no l
 
   const RenderedSvg svg = render_svg(chart);
   const std::vector<DrawnText> texts = drawn_texts(*svg.root);
-  std::vector<DrawnText> roof_labels;
+  const PlotArea area = plot_area(*svg.root, chart.script);
+  const Axis y = axis_from_script(chart.script, 'y');
+  std::vector<std::pair<double, DrawnText>> roof_labels;  // each roof's height, its label
   for (const auto& c : roofline_ceilings(device)) {
     if (c.kind != RooflineCeiling::Kind::compute) continue;
     const auto found = std::find_if(texts.begin(), texts.end(), [&](const auto& t) { return t.text == c.label(); });
     INFO(c.label());
     REQUIRE(found != texts.end());
-    roof_labels.push_back(*found);
+    roof_labels.emplace_back(y_pixel(c.value, y, area), *found);
   }
   CHECK(roof_labels.size() >= 10);  // fp64, fp32, int32, half2 and the tensor-core peaks
-  for (size_t i = 0; i < roof_labels.size(); ++i)
-    for (size_t j = i + 1; j < roof_labels.size(); ++j) {
-      const auto &a = roof_labels[i], &b = roof_labels[j];
-      INFO(a.text << " and " << b.text);
-      CHECK_FALSE((a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom));
-    }
-
-  // Every text on the canvas (1250 x 650), the plot's key and the kernels' key right of the plot.
-  const PlotArea area = plot_area(*svg.root, chart.script);
-  for (const auto& t : texts) {
-    INFO(t.text);
-    CHECK(t.left >= 0);
-    CHECK(t.right <= 1250);
-    CHECK(t.top >= 0);
-    CHECK(t.bottom <= 650);
-    if (t.text.starts_with("measured fp32 sweep") || t.text.starts_with("fp32 kernel, predicted"))
-      CHECK(t.left > area.right);
+  // Beside the ends of their roofs, right of the plot, in the roofs' order, each as near its
+  // roof's height as the labels of the roofs close to it leave room.
+  std::sort(roof_labels.begin(), roof_labels.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  for (size_t i = 0; i < roof_labels.size(); ++i) {
+    const auto& [roof_y, label] = roof_labels[i];
+    INFO(label.text);
+    CHECK(label.left() > area.right);
+    CHECK(label.left() < area.right + 30);
+    // Within the rows of the labels that share its room: at most all of them.
+    CHECK(std::abs((label.top() + label.bottom()) / 2 - roof_y) < static_cast<double>(roof_labels.size()) * 16);
+    if (i > 0) CHECK(label.top() >= roof_labels[i - 1].second.bottom() - 0.5);
   }
 
-  // The kernels' key: distinct shortened names, one row per kernel.
+  // Every text on the canvas, the plot's key and the kernels' key right of the plot.
+  std::istringstream view_box(svg.root->attribute("viewBox"));
+  double x0 = 0, y0 = 0, width = 0, height = 0;
+  view_box >> x0 >> y0 >> width >> height;
+  for (const auto& t : texts) {
+    INFO(t.text);
+    CHECK(t.left() >= 0);
+    CHECK(t.right() <= width);
+    CHECK(t.top() >= 0);
+    CHECK(t.bottom() <= height);
+    if (t.text.starts_with("measured fp32 sweep") || t.text.starts_with("fp32 kernel, predicted"))
+      CHECK(t.left() > area.right);
+  }
+  CHECK(overlapping_texts(texts).empty());
+
+  // The kernels' key: distinct shortened names, one row per kernel, that say which kernel it is.
   std::set<std::string> rows;
-  const std::regex key_row(R"(^\*?[0-9]+ (.{20}) )");
+  const std::regex key_row(R"(^\*?[0-9]+ (\S+) +(fp32|fp64|int|copy) )");
   for (const auto& t : texts) {
     std::smatch match;
     if (std::regex_search(t.text, match, key_row)) rows.insert(match[1]);
   }
   CHECK(rows.size() == profile.kernels.size());
+  for (const char* op : {"NormTwoOps", "OnSelf_add", "MaxNanFunctor", "SoftMaxForwardReg<float>"})
+    CHECK(std::any_of(rows.begin(), rows.end(), [&](const std::string& row) { return row.find(op) != std::string::npos; }));
 }

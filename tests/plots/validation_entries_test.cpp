@@ -84,7 +84,7 @@ TEST_CASE("accuracy chart: points at (measured, predicted), per-device distribut
   const RenderedSvg svg = render_svg(chart);
   const std::string text = svg_text(*svg.root);
   for (const char* expected : {"H100", "H200 MPS 50%", "within 25 %", "predicted = measured", "test file",
-                               "H100: 10.0 % | 100 %", "all 3: 20.0 % | 67 %", "median APE | within 25 %"})
+                               "H100: 10.0 % | 100 %", "all 3 predictions: 20.0 % | 67 %", "median APE | within 25 %"})
     CHECK_THAT(text, Catch::Contains(expected));
   // The H200 MPS point sits at (2 ms measured, 4 ms predicted) on the log-log panel.
   const std::string left_panel = chart.script.substr(0, chart.script.find("# Right:"));
@@ -130,7 +130,7 @@ TEST_CASE("the accuracy chart of 40,000 kernels counts them all and names at mos
     entries.push_back({"kernel_" + std::to_string(i), "GTX-660", 1.0 + i % 5, 1.0 + i % 3, std::nullopt, "memory"});
   // Its time at scale (a search per kernel once took seconds) is scripts/dev/scale-bench.sh's job.
   const GnuplotChart chart = accuracy_chart(entries, "many", *chart_target_for("a.svg"));
-  CHECK_THAT(chart.script, Catch::Contains("40000 predictions on 1 devices"));
+  CHECK_THAT(chart.script, Catch::Contains("40000 predictions on 1 device."));
   CHECK_THAT(chart.script, !Catch::Contains(" of kernel_0"));  // the title names at most 4 kernels
 }
 

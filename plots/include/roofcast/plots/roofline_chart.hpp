@@ -46,12 +46,16 @@ struct RooflineKernelPoint {
   std::optional<double> measured_gops;
   std::optional<double> measured_ms;
   bool drawable = true;  // false when O_krn or the throughput is 0, infinite or beyond kChartMin..kChartMax
+  // An int kernel (no floating-point instruction) that copies: it stores about the bytes it loads,
+  // with no atomics and under 4 integer operations per DRAM byte. Drawn as "copy", not as integer work.
+  bool data_movement_only = false;
 };
 
 std::vector<RooflineKernelPoint> roofline_kernel_points(const DeviceProfile& device, const KernelProfile& profile,
                                                         const Predictor& predictor);
-// The same from predictions already made: device `device_index` of `prediction` (kernel-major).
-std::vector<RooflineKernelPoint> roofline_kernel_points(const ProfilePrediction& prediction, size_t device_index);
+// The same from predictions already made of `profile`: device `device_index` of `prediction` (kernel-major).
+std::vector<RooflineKernelPoint> roofline_kernel_points(const ProfilePrediction& prediction, const KernelProfile& profile,
+                                                        size_t device_index);
 
 // The roofline chart of `device` (log-log: ops/byte vs GFLOP/s), with the kernels of `profile`
 // as points when one is given. `profile_label` names the profile in the title. A profile of
