@@ -2,7 +2,7 @@
 roofcast_add_test(profiler_tests
   SOURCES profiler/importers_test.cpp profiler/launch_records_test.cpp profiler/transfer_summary_test.cpp
           profiler/launch_sample_test.cpp profiler/output_pattern_test.cpp profiler/profile_merge_test.cpp
-          profiler/spread_plan_test.cpp
+          profiler/spread_plan_test.cpp profiler/process_clock_test.cpp
           formats/measured_json_test.cpp
   LIBRARIES roofcast::profiler)
 target_compile_definitions(profiler_tests PRIVATE ROOFCAST_PROFILER_SAMPLES_DIR="${PROJECT_SOURCE_DIR}/profiler/samples")
