@@ -14,6 +14,7 @@
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/measured_json.hpp"
 #include "roofcast/formats/profile_json.hpp"
+#include "roofcast/profiler/collector_protocol.hpp"
 #include "profile_files.hpp"
 #include "run_command.hpp"
 
@@ -26,10 +27,30 @@ const std::string kTree = std::string(ROOFCAST_BINARY_DIR) + "/roofcast-fork-tre
 
 fs::path fresh(const std::string& name) { return fresh_test_folder("roofcast-scale-test-", name); }
 
+// The first run's spread budget (the variable in roofcast's own environment) while it lives:
+// "0" profiles no launch past a shape's first N, so that the counts below do not depend on how
+// long the process took to start.
+struct InRunBudget {
+  explicit InRunBudget(const char* budget) { ::setenv(roofcast::profiler::protocol::kInRunSpreadVariable, budget, 1); }
+  ~InRunBudget() { ::unsetenv(roofcast::profiler::protocol::kInRunSpreadVariable); }
+};
+
+// The occurrences (0-based, in launch order) of a kernel's launches that carry counters.
+std::vector<int> profiled_occurrences(const nlohmann::json& kernel) {
+  std::vector<int> occurrences;
+  int occurrence = 0;
+  for (const auto& launch : kernel["launches"]) {
+    if (launch.contains("counters")) occurrences.push_back(occurrence);
+    ++occurrence;
+  }
+  return occurrences;
+}
+
 }  // namespace
 
 TEST_CASE("a sampled profile scales a few launches per shape to all, as a full collection counts them") {
   const fs::path folder = fresh("sample");
+  const InRunBudget first_n_only("0");
   const auto sampled = run_roofcast({"profile", "-o", (folder / "sampled.json").string(), "--", kTree, "--children", "0"});
   INFO(sampled.err);
   REQUIRE(sampled.exit_code == 0);
@@ -57,15 +78,9 @@ TEST_CASE("a sampled profile scales a few launches per shape to all, as a full c
                                     "--", kTree, "--children", "0"});
   INFO(spread.err);
   REQUIRE(spread.exit_code == 0);
-  std::vector<int> profiled_occurrences;
-  int occurrence = 0;
   // Held in a variable: a range-for over a member of a temporary would read freed memory.
   const auto spread_kernels = kernels_by_short_name(read_checked_profile(folder / "spread.json"));
-  for (const auto& launch : spread_kernels.at("tree_step")["launches"]) {
-    if (launch.contains("counters")) profiled_occurrences.push_back(occurrence);
-    ++occurrence;
-  }
-  CHECK(profiled_occurrences == std::vector<int>{4, 12, 20, 28, 36});
+  CHECK(profiled_occurrences(spread_kernels.at("tree_step")) == std::vector<int>{4, 12, 20, 28, 36});
   // Filters still apply: -c 10 records 10 launches, of which 5 are profiled.
   const auto filtered = run_roofcast(
       {"profile", "-k", "tree_step", "-c", "10", "-o", (folder / "c10.json").string(), "--", kTree, "--children", "0"});
@@ -80,6 +95,7 @@ TEST_CASE("a sampled profile scales a few launches per shape to all, as a full c
 
 TEST_CASE("one run (--single-run), two runs and the default count the same, and say how they ran") {
   const fs::path folder = fresh("single");
+  const InRunBudget first_n_only("0");
   const auto two = run_roofcast(
       {"profile", "--runs", "two", "-o", (folder / "two.json").string(), "--", kTree, "--children", "0"});
   INFO(two.err);
@@ -130,6 +146,36 @@ TEST_CASE("one run (--single-run), two runs and the default count the same, and 
   const int runs = auto_profile["collector"]["runs"].get<int>();
   CHECK((runs == 1 || runs == 2));
   CHECK(automatic.err.find(runs == 1 ? "(one run " : "then a counter run") != std::string::npos);
+  fs::remove_all(folder);
+}
+
+TEST_CASE("the first run samples a shape over its whole run on the in-run grid, and needs no counter run") {
+  const fs::path folder = fresh("in-run");
+  const InRunBudget whole_grid("1000");  // pays for every launch of the grid
+  const auto in_run = run_roofcast({"profile", "--metrics", "thesis", "--sample", "2", "--per-launch", "-o",
+                                    (folder / "in-run.json").string(), "--", kTree, "--children", "0"});
+  INFO(in_run.err);
+  REQUIRE(in_run.exit_code == 0);
+  CHECK(in_run.err.find("(one run ") != std::string::npos);
+  CHECK(in_run.err.find("2 to 6 spread over the run for 1 shape(s)") != std::string::npos);
+  const auto profile = read_checked_profile(folder / "in-run.json");
+  CHECK(profile["collector"]["runs"] == 1);
+  CHECK(profile["collector"]["in_run_spread_shapes"] == 1);
+  const auto kernels = kernels_by_short_name(profile);
+  // Of tree_step's 40 launches the first run profiled 0-4, 7, 10, 13, 16, 22 and 31; the
+  // middles of slices of 9 are kept.
+  CHECK(profiled_occurrences(kernels.at("tree_step")) == std::vector<int>{4, 13, 22, 31});
+  CHECK(kernels.at("tree_step")["profiled_invocations"] == 4);
+  const auto all = run_roofcast({"profile", "--metrics", "thesis", "--sample", "all", "-o",
+                                 (folder / "all.json").string(), "--", kTree, "--children", "0"});
+  INFO(all.err);
+  REQUIRE(all.exit_code == 0);
+  const auto a = kernels_by_short_name(read_checked_profile(folder / "all.json"));
+  for (const char* metric : {"smsp__inst_executed.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"}) {
+    INFO(metric);
+    CHECK(kernels.at("tree_step")["counters"][metric].get<double>() ==
+          Approx(a.at("tree_step")["counters"][metric].get<double>()).epsilon(1e-6));
+  }
   fs::remove_all(folder);
 }
 
