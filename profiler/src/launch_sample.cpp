@@ -123,9 +123,9 @@ bool LaunchSampler::take(const SampleShape& shape, double own_seconds) {
   }
   if (sample_ == 0) return true;
   if (!spread_in_run_) return occurrence < sample_;
+  if (!differing_.contains(shape)) return occurrence < sample_;
   if (stopped_.contains(shape) || !in_run_candidate(occurrence, sample_)) return false;
-  if (occurrence < sample_ && !differing_.contains(shape)) return true;
-  // An extra launch, at what the shape's launches took before (a launch not yet seen: nothing).
+  // An extra launch, at what the shape's launches took before.
   const double cost = most_cost_[shape];
   if (budget_ <= 0 || extras_seconds_ + cost > budget_ * own_seconds) {
     stopped_.insert(shape);

@@ -118,7 +118,7 @@ std::map<SampleShape, SpreadReason> shapes_to_spread(const std::vector<LaunchRec
     const bool timed = shape.unprofiled_ns.size() == shape.unprofiled;
     if (!same_instructions(shape))
       add(launch_shape, SpreadReason::instructions_differ);
-    else if (!timed || !alike_in_time(shape.unprofiled_ns))
+    else if (shape.unprofiled > shape.profiled && (!timed || !alike_in_time(shape.unprofiled_ns)))
       add(launch_shape, SpreadReason::times_differ);
   }
   return spread;

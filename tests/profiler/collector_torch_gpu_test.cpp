@@ -1,10 +1,9 @@
 // `roofcast profile` on a PyTorch program (issue 31): the counter run follows its sample plan
 // inside the Python process (its plan was once misread there, and it profiled the first N
-// launches of every shape instead), and the first run's in-run spread profiles the positions of
-// its grid. Skips (exit 77) where there is no GPU, or no PyTorch that sees one.
+// launches of every shape instead), and one run profiles the first N. Skips (exit 77) where
+// there is no GPU, or no PyTorch that sees one. (The in-run grid of shapes whose launches differ
+// is checked on a C++ program: collector_scale_gpu_tests.)
 #include <catch2/catch.hpp>
-
-#include <stdlib.h>
 
 #include <filesystem>
 #include <string>
@@ -13,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include "profile_files.hpp"
-#include "roofcast/profiler/collector_protocol.hpp"
 #include "run_command.hpp"
 
 using roofcast::testing::run_roofcast;
@@ -41,15 +39,11 @@ std::vector<int> profiled_occurrences(const fs::path& profile_file) {
   return occurrences;
 }
 
-// Runs `roofcast profile ARGS -- python3 APP` with the first run's spread budget set to `budget`
-// (the variable of roofcast's own environment).
-roofcast::testing::CommandResult profile(std::vector<std::string> arguments, const char* budget) {
-  ::setenv(roofcast::profiler::protocol::kInRunSpreadVariable, budget, 1);
+// Runs `roofcast profile ARGS -- python3 APP`.
+roofcast::testing::CommandResult profile(std::vector<std::string> arguments) {
   arguments.insert(arguments.begin(), "profile");
   for (const char* part : {"--", "python3", kApp.c_str()}) arguments.emplace_back(part);
-  auto result = run_roofcast(arguments);
-  ::unsetenv(roofcast::profiler::protocol::kInRunSpreadVariable);
-  return result;
+  return run_roofcast(arguments);
 }
 
 }  // namespace
@@ -58,7 +52,7 @@ TEST_CASE("under PyTorch the counter run profiles the launches its sample plan n
   const fs::path folder = fresh_test_folder("roofcast-torch-test-", "plan");
   const std::string out = (folder / "two.json").string();
   // --runs two: a timing run, then a counter run that reads the plan inside the Python process.
-  const auto two = profile({"--runs", "two", "--per-launch", "--metrics", "thesis", "-o", out}, "0");
+  const auto two = profile({"--runs", "two", "--per-launch", "--metrics", "thesis", "-o", out});
   INFO(two.out << two.err);
   REQUIRE(two.exit_code == 0);
   CHECK(two.out.find("torch_sample_app: 40 launches") != std::string::npos);
@@ -68,25 +62,13 @@ TEST_CASE("under PyTorch the counter run profiles the launches its sample plan n
   fs::remove_all(folder);
 }
 
-TEST_CASE("under PyTorch the first run samples a shape over its whole run on the in-run grid") {
-  const fs::path folder = fresh_test_folder("roofcast-torch-test-", "in-run");
-  const std::string out = (folder / "auto.json").string();
-  // A budget that pays for every launch of the grid: of 40 launches with N = 2 the first run
-  // profiles 0-4, 7, 10, 13, 16, 22 and 31, and keeps the middles of slices of 9.
-  const auto in_run = profile({"--sample", "2", "--per-launch", "--metrics", "thesis", "-o", out}, "1000");
-  INFO(in_run.out << in_run.err);
-  REQUIRE(in_run.exit_code == 0);
-  CHECK(in_run.err.find("(one run ") != std::string::npos);
-  CHECK(profiled_occurrences(out) == std::vector<int>{4, 13, 22, 31});
-  const auto json = read_checked_profile(out);
-  CHECK(json["collector"]["runs"] == 1);
-  CHECK(json["collector"]["in_run_spread_shapes"] == 1);
-  // --runs one: its first two, whatever the budget.
-  const std::string first = (folder / "first.json").string();
-  const auto first_two =
-      profile({"--sample", "2", "--runs", "one", "--per-launch", "--metrics", "thesis", "-o", first}, "0");
-  INFO(first_two.err);
-  REQUIRE(first_two.exit_code == 0);
-  CHECK(profiled_occurrences(first) == std::vector<int>{0, 1});
+TEST_CASE("under PyTorch one run profiles the first N launches of a shape whose launches agree") {
+  const fs::path folder = fresh_test_folder("roofcast-torch-test-", "one");
+  const std::string out = (folder / "one.json").string();
+  const auto one = profile({"--runs", "one", "--sample", "2", "--per-launch", "--metrics", "thesis", "-o", out});
+  INFO(one.out << one.err);
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.err.find("(one run ") != std::string::npos);
+  CHECK(profiled_occurrences(out) == std::vector<int>{0, 1});
   fs::remove_all(folder);
 }

@@ -23,7 +23,7 @@ if(TARGET roofcast_cupti_host)
   # PyTorch programs (issue 31): SKIP where python3 has no PyTorch that sees the GPU.
   roofcast_add_gpu_test(collector_torch_gpu_tests NEEDS_PYTORCH
     SOURCES profiler/collector_torch_gpu_test.cpp support/run_command.cpp
-    LIBRARIES roofcast::formats roofcast::profiler nlohmann_json::nlohmann_json)
+    LIBRARIES roofcast::formats nlohmann_json::nlohmann_json)
   target_compile_definitions(collector_torch_gpu_tests PRIVATE ROOFCAST_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   add_dependencies(collector_torch_gpu_tests roofcast roofcast_injection)
   if(TARGET roofcast-mpi-ranks-test-app)

@@ -83,13 +83,13 @@ bool same_instruction_counts(const std::vector<double>& a, const std::vector<dou
 class LaunchSampler {
  public:
   LaunchSampler(SamplePlan plan, uint64_t sample) : plan_(std::move(plan)), sample_(sample) {}
-  // The first run of --runs auto: a shape not in the plan is profiled past its first N on the
-  // in-run grid (in_run_candidate) while those extra launches cost at most `budget` times the
-  // process' own run time so far (what a counter run costs at least: the application run again).
-  // A shape whose profiled launches count different instructions (same_instruction_counts) has
-  // every further launch counted as an extra. A shape the budget once refuses is profiled no
-  // more: its grid has a hole, and a counter run will spread its sample anyway. Budget 0: the
-  // first N of alike shapes, and no more of a shape once its launches differ.
+  // The first run of --runs auto: a shape not in the plan whose profiled launches count different
+  // instructions (same_instruction_counts) is profiled on from there on the in-run grid
+  // (in_run_candidate) while those extra launches cost at most `budget` times the process' own
+  // run time so far (what a counter run costs at least: the application run again). One the
+  // budget once refuses is profiled no more: its grid has a hole, and a counter run will spread
+  // its sample anyway. Shapes whose launches agree: their first N. Budget 0: no more of a shape
+  // once its launches differ.
   void spread_in_run(double budget) {
     spread_in_run_ = true;
     budget_ = budget;
