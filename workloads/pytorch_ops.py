@@ -6,9 +6,12 @@ Each op runs a few untimed warm-ups, then timed repeats (CUDA events; the median
 and its result is checked against a float64 reference. Output lines, like the CUDA workloads':
   op <name> median_ms <t> min_ms <t> max_ms <t> launches <n>
   check <name> ok|FAILED <detail>
-Exit status 1 when a check fails. Usage: pytorch_ops.py [--small] [--warmups N] [--repeats N]
+Exit status 1 when a check fails. Usage: pytorch_ops.py [--small] [--warmups N] [--repeats N] [--op NAME]
+--op runs that op alone, making only its own inputs (one op per process: what roofcast profile and
+ncu are compared on in scripts/dev/collector-parity.sh).
 """
 import argparse
+import functools
 import statistics
 import sys
 
@@ -51,11 +54,60 @@ def check(name, error, tolerance):
     return ok
 
 
+class Inputs:
+    """The ops' random operands, each made on its first use."""
+
+    def __init__(self, dev, n, elements, rows, cols):
+        self.dev, self.n, self.elements, self.rows, self.cols = dev, n, elements, rows, cols
+
+    @functools.cached_property
+    def a(self):
+        return torch.randn(self.n, self.n, device=self.dev)
+
+    @functools.cached_property
+    def b(self):
+        return torch.randn(self.n, self.n, device=self.dev)
+
+    @functools.cached_property
+    def x(self):
+        return torch.randn(self.elements, device=self.dev)
+
+    @functools.cached_property
+    def m(self):
+        return torch.randn(self.rows, self.cols, device=self.dev)
+
+    @functools.cached_property
+    def weight(self):
+        return torch.rand(self.cols, device=self.dev) + 0.5
+
+    @functools.cached_property
+    def bias(self):
+        return torch.randn(self.cols, device=self.dev)
+
+    @functools.cached_property
+    def ab16(self):
+        return self.a.bfloat16()
+
+    @functools.cached_property
+    def bb16(self):
+        return self.b.bfloat16()
+
+    def make_all(self):
+        """In the order the ops' inputs were always made, so that a run of every op launches as before."""
+        for name in ("a", "b", "x", "m", "weight", "bias", "ab16", "bb16"):
+            getattr(self, name)
+
+
+OPS = ("matmul_fp32", "matmul_bf16", "elementwise_axpb", "elementwise_gelu", "softmax", "layernorm", "sum_all",
+       "sum_rows")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--small", action="store_true", help="quick sizes, for tests")
     parser.add_argument("--warmups", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--op", choices=OPS, help="run this op alone")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         sys.exit("error: PyTorch sees no CUDA GPU")
@@ -73,34 +125,36 @@ def main():
     print(f"workload pytorch_ops: matmul {n}^3, elementwise {elements}, rows {rows}x{cols} on {props.name} "
           f"({props.multi_processor_count} SMs), torch {torch.__version__}", flush=True)
 
-    a, b = torch.randn(n, n, device=dev), torch.randn(n, n, device=dev)
-    x = torch.randn(elements, device=dev)
-    m = torch.randn(rows, cols, device=dev)
-    weight, bias = torch.rand(cols, device=dev) + 0.5, torch.randn(cols, device=dev)
-    ab16, bb16 = a.bfloat16(), b.bfloat16()
+    t = Inputs(dev, n, elements, rows, cols)
+    if args.op is None:
+        t.make_all()
     rows_checked = slice(0, 64)  # float64 references of a row block keep the checks quick
 
     ops = {
-        "matmul_fp32": (lambda: a @ b,
-                        lambda out: relative_error(out[rows_checked], a[rows_checked].double() @ b.double()), 1e-4),
-        "matmul_bf16": (lambda: ab16 @ bb16,
-                        lambda out: relative_error(out[rows_checked], ab16[rows_checked].double() @ bb16.double()),
+        "matmul_fp32": (lambda: t.a @ t.b,
+                        lambda out: relative_error(out[rows_checked], t.a[rows_checked].double() @ t.b.double()),
+                        1e-4),
+        "matmul_bf16": (lambda: t.ab16 @ t.bb16,
+                        lambda out: relative_error(out[rows_checked], t.ab16[rows_checked].double() @ t.bb16.double()),
                         1e-2),
-        "elementwise_axpb": (lambda: x * 1.5 + 0.25,
-                             lambda out: relative_error(out, x.double() * 1.5 + 0.25), 1e-6),
-        "elementwise_gelu": (lambda: torch.nn.functional.gelu(x),
-                             lambda out: relative_error(out, torch.nn.functional.gelu(x.double())), 1e-5),
-        "softmax": (lambda: torch.softmax(m, dim=-1),
-                    lambda out: relative_error(out[rows_checked], torch.softmax(m[rows_checked].double(), dim=-1)),
+        "elementwise_axpb": (lambda: t.x * 1.5 + 0.25,
+                             lambda out: relative_error(out, t.x.double() * 1.5 + 0.25), 1e-6),
+        "elementwise_gelu": (lambda: torch.nn.functional.gelu(t.x),
+                             lambda out: relative_error(out, torch.nn.functional.gelu(t.x.double())), 1e-5),
+        "softmax": (lambda: torch.softmax(t.m, dim=-1),
+                    lambda out: relative_error(out[rows_checked], torch.softmax(t.m[rows_checked].double(), dim=-1)),
                     1e-5),
-        "layernorm": (lambda: torch.nn.functional.layer_norm(m, (cols,), weight, bias),
+        "layernorm": (lambda: torch.nn.functional.layer_norm(t.m, (cols,), t.weight, t.bias),
                       lambda out: relative_error(out[rows_checked], torch.nn.functional.layer_norm(
-                          m[rows_checked].double(), (cols,), weight.double(), bias.double())), 1e-4),
-        "sum_all": (lambda: x.sum(), lambda out: sum_error(out, x), 1e-5),
-        "sum_rows": (lambda: m.sum(dim=1), lambda out: sum_error(out, m, dim=1), 1e-5),
+                          t.m[rows_checked].double(), (cols,), t.weight.double(), t.bias.double())), 1e-4),
+        "sum_all": (lambda: t.x.sum(), lambda out: sum_error(out, t.x), 1e-5),
+        "sum_rows": (lambda: t.m.sum(dim=1), lambda out: sum_error(out, t.m, dim=1), 1e-5),
     }
+    assert set(ops) == set(OPS)
     ok = True
     for name, (run, error_of, tolerance) in ops.items():
+        if args.op is not None and name != args.op:
+            continue
         ok &= check(name, error_of(run()), tolerance)
         time_op(name, run, args.warmups, args.repeats)
     torch.cuda.synchronize()

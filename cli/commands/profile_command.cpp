@@ -116,16 +116,18 @@ void add_profile_command(CLI::App& app) {
       ->check(CLI::IsMember({"all", "none"}));
   command->add_option("--runs", options->runs,
                       "auto (default): one run that times every launch and profiles the first N launches of each "
-                      "kernel and shape (--sample N), then a second run, profiling N launches spread over the run, "
-                      "only for the shapes whose launches differ (in time or in instructions) or got no counters (CUDA "
-                      "graphs); one: "
-                      "the first run only; two: a timing run, then a counter run spread over every shape")
+                      "kernel and shape (--sample N) and, for shapes whose launches count different instructions, "
+                      "N to 3N spread over the run while that costs at most a third of the application's own time; "
+                      "then a second run, profiling N launches spread over the run, only for the shapes not so "
+                      "sampled whose launches differ (in instructions, or in time where fewer than half were "
+                      "profiled) or that got no counters (CUDA graphs); one: the first N in one run; two: a timing "
+                      "run, then a counter run spread over every shape")
       ->check(CLI::IsMember({"auto", "one", "two"}));
   command->add_flag("--single-run", options->single_run, "The same as --runs one");
   command->add_flag("--per-launch", request.per_launch, "Also write every launch's record under its kernel");
   command->add_option("--sample", options->sample,
-                      "Counters for at most N launches of each kernel and launch shape (default 5; which ones: "
-                      "--runs), scaled to all its launches; all: every launch");
+                      "Counters for N launches of each kernel and launch shape (default 5; up to 3N where the "
+                      "first run spreads them; which ones: --runs), scaled to all its launches; all: every launch");
   command->add_option("-k,--kernel-regex", request.kernel_regex, "Only kernels whose demangled name matches");
   command->add_option("-s,--launch-skip", request.launch_skip, "Skip the first N matching launches");
   command->add_option("-c,--launch-count", request.launch_count, "Record at most M matching launches")

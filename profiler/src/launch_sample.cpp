@@ -38,6 +38,20 @@ bool is_sampled(uint64_t occurrence, uint64_t total, uint64_t sample) {
   return false;
 }
 
+uint64_t in_run_step(uint64_t total, uint64_t sample) {
+  uint64_t step = 1;
+  if (sample == 0) return step;
+  // total >= sample x 3 x step: slices 3 times as wide still leave `sample`.
+  while (total / 3 >= sample * step) step *= 3;
+  return step;
+}
+
+bool in_run_sampled(uint64_t occurrence, uint64_t total, uint64_t sample) {
+  if (occurrence >= total) return false;
+  const uint64_t step = in_run_step(total, sample);
+  return occurrence % step == step / 2;  // the middle of its slice (step is odd)
+}
+
 void SamplePlan::add(const SampleShape& shape, uint64_t launches, uint64_t already_profiled) {
   Counts& known = shapes_[shape];
   if (launches > known.launches) known.launches = launches;
@@ -99,16 +113,31 @@ bool same_instruction_counts(const std::vector<double>& a, const std::vector<dou
   return true;
 }
 
-bool LaunchSampler::take(const SampleShape& shape) {
+bool LaunchSampler::take(const SampleShape& shape, double own_seconds) {
   const uint64_t occurrence = seen_[shape]++;
-  const std::optional<uint64_t> total = plan_.launches(shape);
-  if (!total) return (sample_ == 0 || occurrence < sample_) && !differing_.contains(shape);
-  if (occurrence < plan_.already_profiled(shape)) return false;  // the first run's counters serve
-  return is_sampled(occurrence, *total, sample_);
+  if (const std::optional<uint64_t> total = plan_.launches(shape)) {
+    if (occurrence < plan_.already_profiled(shape)) return false;  // the first run's counters serve
+    return is_sampled(occurrence, *total, sample_);
+  }
+  if (sample_ == 0) return true;
+  if (!spread_in_run_) return occurrence < sample_;
+  if (!differing_.contains(shape)) return occurrence < sample_;
+  if (stopped_.contains(shape) || !in_run_candidate(occurrence, sample_)) return false;
+  // An extra launch, at what the shape's launches took before.
+  const double cost = most_cost_[shape];
+  if (budget_ <= 0 || extras_seconds_ + cost > budget_ * own_seconds) {
+    stopped_.insert(shape);
+    return false;
+  }
+  extras_seconds_ += cost;
+  return true;
 }
 
-void LaunchSampler::observe(const SampleShape& shape, std::vector<double> instruction_counts) {
-  if (!leave_differing_ || instruction_counts.empty() || plan_.launches(shape)) return;
+void LaunchSampler::observe(const SampleShape& shape, std::vector<double> instruction_counts, double cost_seconds) {
+  if (!spread_in_run_ || plan_.launches(shape)) return;
+  double& most = most_cost_[shape];
+  most = std::max(most, cost_seconds);
+  if (instruction_counts.empty()) return;
   const auto first = first_counts_.find(shape);
   if (first == first_counts_.end())
     first_counts_.emplace(shape, std::move(instruction_counts));

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -146,6 +148,19 @@ std::string recorded_variables(const std::string& output) {
   return joined;
 }
 
+// kInRunSpreadBudget, or the number in roofcast's own environment variable of that name (for
+// diagnosis and tests: 0 profiles no launch past the first N).
+std::string in_run_spread_budget() {
+  const char* text = std::getenv(protocol::kInRunSpreadVariable);
+  if (text == nullptr || *text == '\0') return fmt::format("{}", kInRunSpreadBudget);
+  char* end = nullptr;
+  const double budget = std::strtod(text, &end);
+  if (*end != '\0' || !std::isfinite(budget) || budget < 0)
+    throw InputError(fmt::format("profile: {}: expected a number from 0 (a share of the run time), found \"{}\"",
+                                 protocol::kInRunSpreadVariable, printable(text)));
+  return text;
+}
+
 // Writes the counter run's sample plan and points the run at it; returns the launches it will
 // profile.
 uint64_t plan_sample(const RunRecords& timing, uint64_t sample, const CounterRunPlan& what, const std::string& folder,
@@ -202,9 +217,9 @@ struct FirstRun {
 FirstRun time_and_count(const Session& session, const fs::path& folder) {
   auto env = counter_environment(session, folder, "single");
   if (session.request.sample > 0) env[protocol::kSampleVariable] = std::to_string(session.request.sample);  // no plan
-  // A counter run will spread the sample of a shape whose launches differ: no more of its
-  // first launches are worth profiling here.
-  if (session.request.runs == RunCount::automatic) env[protocol::kLeaveDifferingVariable] = "1";
+  // Past the first N, the in-run grid on a budget (spread_plan.hpp): where that samples a shape
+  // over the whole run, no counter run is needed for it.
+  if (session.request.runs == RunCount::automatic) env[protocol::kInRunSpreadVariable] = in_run_spread_budget();
   FirstRun run;
   run.exit = run_monitored(session.request, env, folder, "counters", 0);
   run.timing = read_run_records(folder, "timing");
@@ -288,12 +303,18 @@ ProfileResult profile_from_first_run(const Session& session, const fs::path& fol
     notes.push_back(fmt::format("the application {}: the launches it made before are recorded, later ones are "
                                 "missing",
                                 how_it_ended(first.exit)));
-  RunExits exits{first.exit, first.exit, 1, 0};
+  RunExits exits;  // one run so far
+  exits.timing = exits.counters = first.exit;
+  exits.runs = 1;
   const RunRecords* counter_records = &first.counters;
   std::optional<CounterRun> second;
-  const std::set<SampleShape> spread = request.runs == RunCount::automatic && !interrupted(first.exit)
-                                           ? shapes_to_spread(joined.launches)
-                                           : std::set<SampleShape>{};
+  std::map<SampleShape, SpreadReason> reasons;
+  if (request.runs == RunCount::automatic) {
+    const std::set<SampleShape> sampled_in_run = keep_in_run_samples(joined.launches, request.sample);
+    exits.in_run_spread_shapes = sampled_in_run.size();
+    if (!interrupted(first.exit)) reasons = shapes_to_spread(joined.launches, sampled_in_run);
+  }
+  const std::set<SampleShape> spread = shapes_of(reasons);
   if (!spread.empty()) {
     const CounterRunPlan plan{&spread, first_profiled(joined.launches, spread)};
     second = count_spread(session, first.timing, plan, folder / "spread");
@@ -305,7 +326,10 @@ ProfileResult profile_from_first_run(const Session& session, const fs::path& fol
                                   "counters are those of their first launches",
                                   spread.size()));
     } else {
-      exits = {first.exit, second->exit, 2, spread.size()};
+      exits.counters = second->exit;
+      exits.runs = 2;
+      exits.spread_shapes = spread.size();
+      exits.spread_reasons = spread_reasons_text(reasons);
       counter_records = &second->records;
       const JoinedRuns spread_joined = join_runs(first.timing, second->records, true);
       warn_on_unpaired_counts(session, spread_joined.counters_only);
@@ -376,9 +400,12 @@ ProfileResult profile_in_two_runs(const Session& session, const fs::path& folder
     session.message("no launch has both timing and counters");
     usable = false;
   }
-  if (usable)
-    result.outputs =
-        profile_outputs(run, joined, counters.records, {timing_exit, counters.exit, 2, 0}, session.metrics, notes);
+  if (usable) {
+    RunExits exits;
+    exits.timing = timing_exit;
+    exits.counters = counters.exit;
+    result.outputs = profile_outputs(run, joined, counters.records, exits, session.metrics, notes);
+  }
   return result;
 }
 

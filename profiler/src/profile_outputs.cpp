@@ -44,18 +44,23 @@ std::string listed(const std::vector<std::string>& names) {
 std::string runs_text(const ProfileRequest& request, const RunExits& exits) {
   if (exits.runs == 1) return fmt::format("one run {:.1f} s", exits.timing.wall_seconds);
   if (request.runs == RunCount::automatic)
-    return fmt::format("one run {:.1f} s, then a counter run {:.1f} s for {} launch shape(s) whose launches differ",
-                       exits.timing.wall_seconds, exits.counters.wall_seconds, exits.spread_shapes);
+    return fmt::format("one run {:.1f} s, then a counter run {:.1f} s for {} launch shape(s) the first run could not "
+                       "sample over the run: {}",
+                       exits.timing.wall_seconds, exits.counters.wall_seconds, exits.spread_shapes,
+                       exits.spread_reasons);
   return fmt::format("timing run {:.1f} s, counter run {:.1f} s", exits.timing.wall_seconds,
                      exits.counters.wall_seconds);
 }
 
 std::string sample_text(uint64_t sample, const RunExits& exits) {
   if (sample == 0) return "all";
-  if (exits.runs == 1) return fmt::format("at most {} per kernel and launch shape, the first ones", sample);
-  if (exits.spread_shapes > 0)
-    return fmt::format("at most {} per kernel and launch shape, spread over the run where launches differ", sample);
-  return fmt::format("at most {} per kernel and launch shape", sample);
+  std::string text = fmt::format("at most {} per kernel and launch shape", sample);
+  if (exits.in_run_spread_shapes > 0)
+    text += fmt::format(", {} to {} spread over the run for {} shape(s) with more launches", sample, 3 * sample,
+                        exits.in_run_spread_shapes);
+  if (exits.spread_shapes > 0) text += fmt::format(", {} spread by a counter run", exits.spread_shapes);
+  if (exits.runs == 1 && exits.in_run_spread_shapes == 0) text += ", the first ones";
+  return text;
 }
 
 // One profile: the group's joined launches, their kernels with counters.
@@ -93,6 +98,7 @@ ProfileOutput profile_output(const ProfiledRun& run, const OutputGroup& group, c
   profile["collector"]["runs"] = exits.runs;
   if (exits.runs == 1) profile["collector"]["single_run"] = true;
   if (exits.spread_shapes > 0) profile["collector"]["spread_shapes"] = exits.spread_shapes;
+  if (exits.in_run_spread_shapes > 0) profile["collector"]["in_run_spread_shapes"] = exits.in_run_spread_shapes;
   if (run.per_process) {
     nlohmann::json pids = nlohmann::json::array();
     for (int p : group.processes) pids.push_back(run.timing.process_info[static_cast<size_t>(p)].pid);

@@ -41,8 +41,12 @@ struct RunExits {
   AppExit timing;
   AppExit counters;  // the same as `timing` where there was one run
   int runs = 2;
-  // RunCount::automatic with a second run: the shapes it profiled spread over their launches.
+  // RunCount::automatic with a second run: the shapes it profiled spread over their launches,
+  // and why (spread_reasons_text).
   size_t spread_shapes = 0;
+  std::string spread_reasons;
+  // RunCount::automatic: the shapes the first run sampled over the whole run itself.
+  size_t in_run_spread_shapes = 0;
 };
 
 // The kernel profiles of the joined runs; `notes` (about the runs) go into each, beside those

@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include <fmt/format.h>
+
 namespace roofcast::profiler {
 
 SampleShape sample_shape(const LaunchRecord& launch) { return {launch.name, launch.grid, launch.block}; }
@@ -42,6 +44,33 @@ bool same_instructions(const ShapeLaunches& shape) {
 
 }  // namespace
 
+std::set<SampleShape> keep_in_run_samples(std::vector<LaunchRecord>& launches, uint64_t sample) {
+  std::map<ProcessShape, uint64_t> totals;
+  for (const auto& launch : launches) ++totals[{launch.process, sample_shape(launch)}];
+  std::map<ProcessShape, uint64_t> occurrences;
+  std::set<ProcessShape> holes;  // an in-run sample launch without counters
+  for (const auto& launch : launches) {
+    const ProcessShape key{launch.process, sample_shape(launch)};
+    if (in_run_sampled(occurrences[key]++, totals[key], sample) && launch.metrics.empty()) holes.insert(key);
+  }
+  std::set<SampleShape> sampled, not_sampled;
+  for (const auto& [key, total] : totals) {
+    const SampleShape& shape = std::get<1>(key);
+    if (holes.contains(key))
+      not_sampled.insert(shape);
+    else if (sample > 0 && total > sample)
+      sampled.insert(shape);
+  }
+  for (const auto& shape : not_sampled) sampled.erase(shape);
+  occurrences.clear();
+  for (auto& launch : launches) {
+    const ProcessShape key{launch.process, sample_shape(launch)};
+    const uint64_t occurrence = occurrences[key]++;
+    if (sampled.contains(std::get<1>(key)) && !in_run_sampled(occurrence, totals[key], sample)) launch.metrics.clear();
+  }
+  return sampled;
+}
+
 bool alike_in_time(std::vector<double> durations_ns) {
   if (durations_ns.size() < 2) return true;
   std::sort(durations_ns.begin(), durations_ns.end());
@@ -50,7 +79,8 @@ bool alike_in_time(std::vector<double> durations_ns) {
   return median - percentile(durations_ns, 0.1) <= tolerance && percentile(durations_ns, 0.9) - median <= tolerance;
 }
 
-std::set<SampleShape> shapes_to_spread(const std::vector<LaunchRecord>& launches) {
+std::map<SampleShape, SpreadReason> shapes_to_spread(const std::vector<LaunchRecord>& launches,
+                                                     const std::set<SampleShape>& sampled_in_run) {
   std::map<ProcessShape, ShapeLaunches> by_shape;
   std::map<SampleShape, double> shape_ns;
   double all_ns = 0;
@@ -72,19 +102,45 @@ std::set<SampleShape> shapes_to_spread(const std::vector<LaunchRecord>& launches
     ++shape.unprofiled;
     if (launch.duration_ns && std::isfinite(*launch.duration_ns)) shape.unprofiled_ns.push_back(*launch.duration_ns);
   }
-  std::set<SampleShape> spread;
+  std::map<SampleShape, SpreadReason> spread;
+  auto add = [&](const SampleShape& shape, SpreadReason reason) {
+    auto [known, added] = spread.emplace(shape, reason);
+    if (!added) known->second = std::min(known->second, reason);
+  };
   for (const auto& [key, shape] : by_shape) {
     const SampleShape& launch_shape = std::get<1>(key);
-    if (shape.unprofiled == 0) continue;  // every launch has its own counters
-    if (shape.profiled == 0) {            // no counters at all otherwise
-      spread.insert(launch_shape);
+    if (shape.unprofiled == 0 || sampled_in_run.contains(launch_shape)) continue;  // counters enough
+    if (shape.profiled == 0) {  // no counters at all otherwise
+      add(launch_shape, SpreadReason::no_counters);
       continue;
     }
     if (shape_ns[launch_shape] < kMinShareOfKernelTime * all_ns) continue;
     const bool timed = shape.unprofiled_ns.size() == shape.unprofiled;
-    if (!timed || !alike_in_time(shape.unprofiled_ns) || !same_instructions(shape)) spread.insert(launch_shape);
+    if (!same_instructions(shape))
+      add(launch_shape, SpreadReason::instructions_differ);
+    else if (shape.unprofiled > shape.profiled && (!timed || !alike_in_time(shape.unprofiled_ns)))
+      add(launch_shape, SpreadReason::times_differ);
   }
   return spread;
+}
+
+std::set<SampleShape> shapes_of(const std::map<SampleShape, SpreadReason>& spread) {
+  std::set<SampleShape> shapes;
+  for (const auto& [shape, reason] : spread) shapes.insert(shape);
+  return shapes;
+}
+
+std::string spread_reasons_text(const std::map<SampleShape, SpreadReason>& spread) {
+  std::map<SpreadReason, size_t> counts;
+  for (const auto& [shape, reason] : spread) ++counts[reason];
+  std::string text;
+  for (const auto& [reason, count] : counts) {
+    const char* why = reason == SpreadReason::no_counters ? "with no counters in the first run (CUDA graph kernels)"
+                      : reason == SpreadReason::instructions_differ ? "whose launches count different instructions"
+                                                                    : "whose launch times differ";
+    text += fmt::format("{}{} {}", text.empty() ? "" : ", ", count, why);
+  }
+  return text;
 }
 
 SamplePlan counter_run_sample_plan(const std::vector<LaunchRecord>& timing_launches, const CounterRunPlan& what) {

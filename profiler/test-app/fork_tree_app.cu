@@ -3,6 +3,7 @@
 // every process, rank r = 0 (the parent), 1, 2, ..., sets ROOFCAST_TEST_RANK=r and launches
 // tree_step LAUNCHES times on a grid of 4 + r blocks, then tree_sum once.
 //   --children N    (default 2)     --launches N    (default 40)
+//   --grow          launch i of tree_step takes i more steps: its work grows over the run
 //   --kill-child    the last child kills itself (SIGKILL) 0.6 s after its kernels
 //   --interrupt     the parent sends itself SIGINT after its kernels
 // Exit status: 0, or 3 when a child did not exit with 0.
@@ -18,9 +19,11 @@
 
 #include <cuda_runtime_api.h>
 
-__global__ void tree_step(float* values, float factor) {
+__global__ void tree_step(float* values, float factor, int extra_steps) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  values[i] = values[i] * factor + 1.0f;
+  float value = values[i] * factor + 1.0f;
+  for (int step = 0; step < extra_steps; ++step) value = value * factor + 1.0f;
+  values[i] = value;
 }
 
 __global__ void tree_sum(const float* values, unsigned n, float* sum) {
@@ -40,14 +43,14 @@ __global__ void tree_sum(const float* values, unsigned n, float* sum) {
     }                                                                                        \
   } while (0)
 
-int run_kernels(int rank, int launches) {
+int run_kernels(int rank, int launches, bool grow) {
   const unsigned blocks = 4 + static_cast<unsigned>(rank), threads = 128, n = blocks * threads;
   float* values = nullptr;
   float* sum = nullptr;
   CHECK(cudaMalloc(&values, n * sizeof(float)));
   CHECK(cudaMalloc(&sum, sizeof(float)));
   CHECK(cudaMemset(values, 0, n * sizeof(float)));
-  for (int i = 0; i < launches; ++i) tree_step<<<blocks, threads>>>(values, 0.5f);
+  for (int i = 0; i < launches; ++i) tree_step<<<blocks, threads>>>(values, 0.5f, grow ? i : 0);
   tree_sum<<<1, 32>>>(values, n, sum);
   float host = 0;
   CHECK(cudaMemcpy(&host, sum, sizeof host, cudaMemcpyDeviceToHost));
@@ -60,14 +63,16 @@ int run_kernels(int rank, int launches) {
 
 int main(int argc, char** argv) {
   int children = 2, launches = 40;
-  bool kill_child = false, interrupt = false;
+  bool kill_child = false, interrupt = false, grow = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--children") && i + 1 < argc) children = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--launches") && i + 1 < argc) launches = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--kill-child")) kill_child = true;
     else if (!std::strcmp(argv[i], "--interrupt")) interrupt = true;
+    else if (!std::strcmp(argv[i], "--grow")) grow = true;
     else {
-      std::fprintf(stderr, "usage: %s [--children N] [--launches N] [--kill-child] [--interrupt]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--children N] [--launches N] [--grow] [--kill-child] [--interrupt]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -76,7 +81,7 @@ int main(int argc, char** argv) {
     const pid_t pid = fork();
     if (pid == 0) {
       setenv("ROOFCAST_TEST_RANK", std::to_string(rank).c_str(), 1);
-      run_kernels(rank, launches);
+      run_kernels(rank, launches, grow);
       if (kill_child && rank == children) {
         usleep(600000);  // past the collector's periodic flush: what ran is on disk
         raise(SIGKILL);
@@ -86,7 +91,7 @@ int main(int argc, char** argv) {
     pids.push_back(pid);
   }
   setenv("ROOFCAST_TEST_RANK", "0", 1);
-  run_kernels(0, launches);
+  run_kernels(0, launches, grow);
   int failed = 0;
   for (const pid_t pid : pids) {
     int status = 0;

@@ -11,7 +11,12 @@
 #     same metrics, cache and clock control, on as many launches as roofcast profiled (-c);
 #     ncu-vs-roofcast.md is the table, with how many runs of the application roofcast made
 #     (--runs auto: one, or two where some kernel's launches differ in time).
-#     Stops starting programs NCU_PART_BUDGET_S seconds in; PROGRAMS="lmsor ..." picks programs.
+#     Stops starting programs NCU_PART_BUDGET_S seconds in; PROGRAMS="lmsor ..." picks programs;
+#     torch_OP is workloads/pytorch_ops.py --op OP alone in its process (--warmups 2 --repeats 5,
+#     its defaults: 8 launches of the op), e.g. torch_matmul_fp32, torch_layernorm, torch_softmax.
+#     NCU_FILTER=per-launch-config: ncu profiles the first NCU_SAMPLE (5) launches of each kernel and
+#     launch shape (--filter-mode per-launch-config -c 5: roofcast's --sample 5 per shape) instead of
+#     the first N launches of the program.
 # Usage: scripts/dev/collector-scale-bench.sh [BUILD] [RESULTS]   PARTS="scale sample ncu" picks parts
 # (default "scale sample").
 set -uo pipefail
@@ -30,7 +35,9 @@ T="timeout -k 5 ${STEP_TIMEOUT:-200}"
   echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
   echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
   echo "ncu: $(ncu --version 2>/dev/null | tail -1)"
-  echo "commands: scripts/dev/collector-scale-bench.sh $BUILD <results> (PARTS=\"$PARTS\")"
+  echo "commands: scripts/dev/collector-scale-bench.sh $BUILD <results> (PARTS=\"$PARTS\", PROGRAMS=\"${PROGRAMS:-}\", NCU_FILTER=${NCU_FILTER:-first})"
+  echo "git: $(git describe --always --dirty 2>/dev/null)"
+  echo "torch: $(python3 -c 'import torch; print(torch.__version__)' 2>/dev/null || echo none)"
 } >"$R/environment.txt"
 
 if [[ $PARTS == *" scale "* ]]; then
@@ -92,6 +99,8 @@ if [[ $PARTS == *" ncu "* ]]; then
     low_occupancy atomics graph_gather merge_sort bulk_copy pytorch_ops}; do
     if [[ $w == pytorch_ops ]]; then
       programs+=("pytorch_ops|python3 $PWD/workloads/pytorch_ops.py $RUN_ARGS")
+    elif [[ $w == torch_* ]]; then
+      programs+=("$w|python3 $PWD/workloads/pytorch_ops.py --op ${w#torch_} ${ONE_OP_ARGS:---warmups 2 --repeats 5}")
     else
       programs+=("$w|$BIN/roofcast-workload-$w $RUN_ARGS")
     fi
@@ -103,7 +112,7 @@ if [[ $PARTS == *" ncu "* ]]; then
       printf '%s\tskipped: past NCU_PART_BUDGET_S\n' "$w" >>"$N/times.tsv"
       continue
     fi
-    if [[ $w == pytorch_ops ]] && ! python3 -c 'import torch; assert torch.cuda.is_available()' >/dev/null 2>&1; then
+    if [[ $w == pytorch_ops || $w == torch_* ]] && ! python3 -c 'import torch; assert torch.cuda.is_available()' >/dev/null 2>&1; then
       printf '%s\tskipped: no PyTorch with CUDA here\n' "$w" >>"$N/times.tsv"
       continue
     fi
@@ -113,23 +122,29 @@ if [[ $PARTS == *" ncu "* ]]; then
     $T "$BIN/roofcast" profile -o "$N/$w-roofcast.json" -- "${cmd[@]}" >"$N/$w-roofcast.log" 2>&1
     rc_r=$?; t1=$(now); roof=$(elapsed $t0 $t1)
     read -r launches profiled < <(python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels']; print(sum(x['invocations'] for x in k), sum(x.get('profiled_invocations', x['invocations']) for x in k))" "$N/$w-roofcast.json" 2>/dev/null || echo "0 0")
+    if [[ ${NCU_FILTER:-first} == per-launch-config ]]; then
+      ncu_launches_filter=(--filter-mode per-launch-config -c "${NCU_SAMPLE:-5}")
+    else
+      ncu_launches_filter=(-c "$profiled")
+    fi
     if ((profiled > 0)); then
       t0=$(now)
-      $T ncu --metrics "$METRICS" --cache-control all --clock-control none -c "$profiled" -f -o "$N/$w-ncu" "${cmd[@]}" \
-        >"$N/$w-ncu.log" 2>&1
+      $T ncu --metrics "$METRICS" --cache-control all --clock-control none "${ncu_launches_filter[@]}" -f -o "$N/$w-ncu" \
+        "${cmd[@]}" >"$N/$w-ncu.log" 2>&1
       rc_n=$?; t1=$(now); ncu_s=$(elapsed $t0 $t1)
       ncu_launches=$(grep -c '^==PROF== Profiling "' "$N/$w-ncu.log")
     else
       rc_n=-; ncu_s=-; ncu_launches=0
     fi
     rm -f "$N/$w-ncu.ncu-rep"  # large; the log keeps what ncu profiled
-    runs=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['collector'].get('runs', 2))" "$N/$w-roofcast.json" 2>/dev/null || echo -)
+    # Runs of the application, and shapes sampled over the run in the first run / by a counter run.
+    runs=$(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))['collector']; print(f\"{c.get('runs', 2)} ({c.get('in_run_spread_shapes', 0)}/{c.get('spread_shapes', 0)})\")" "$N/$w-roofcast.json" 2>/dev/null || echo -)
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w" "$launches" "$profiled" "$runs" "$ncu_launches" "$app" \
       "$roof" "$ncu_s" "$rc_app" "$rc_r" "$rc_n" >>"$N/times.tsv"
   done
   python3 - "$N/times.tsv" >"$R/ncu-vs-roofcast.md" <<'PY'
 import sys
-print("| program | launches | profiled by roofcast | runs of the application | profiled by ncu (-c) | app alone (s) "
+print("| program | launches | profiled by roofcast | runs of the application (shapes spread in the first run / by a counter run) | profiled by ncu | app alone (s) "
       "| roofcast profile (s) | ncu (s) | roofcast / ncu | exit codes app/roofcast/ncu |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 def ratio(a, b):

@@ -112,6 +112,13 @@ TEST_CASE("roofcast bench --quick characterizes this GPU") {
     CHECK(fraction.at(key).get<double>() > 0.5);
     CHECK(fraction.at(key).get<double>() < 1.0);
   }
+  // Issue 31: the copy kernel moves DRAM at least as fast as the runtime's device-to-device copy
+  // of the same buffers, less 1 % (the two medians' spread from run to run).
+  const double copy = measurements.at("dram_copy_gbps").at("value").at("median").get<double>();
+  const double runtime_copy = measurements.at("memcpy_d2d_gbps").at("value").at("median").get<double>();
+  INFO("DRAM copy " << copy << " GB/s (" << measurements.at("dram_copy_gbps").at("details").get<std::string>()
+                    << "), cudaMemcpy device to device " << runtime_copy << " GB/s: " << copy / runtime_copy);
+  CHECK(copy >= 0.99 * runtime_copy);
   // Issue #13: the elementwise add is measured beside them (the yardstick on MPS partitions).
   REQUIRE(measurements.contains("dram_elementwise_add_gbps"));
   CHECK(fraction.at("dram_elementwise_add_gbps").get<double>() > 0.5);

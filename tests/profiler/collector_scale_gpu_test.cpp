@@ -14,6 +14,7 @@
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/measured_json.hpp"
 #include "roofcast/formats/profile_json.hpp"
+#include "roofcast/profiler/collector_protocol.hpp"
 #include "profile_files.hpp"
 #include "run_command.hpp"
 
@@ -25,6 +26,24 @@ namespace {
 const std::string kTree = std::string(ROOFCAST_BINARY_DIR) + "/roofcast-fork-tree-test-app";
 
 fs::path fresh(const std::string& name) { return fresh_test_folder("roofcast-scale-test-", name); }
+
+// The first run's spread budget (the variable in roofcast's own environment) while it lives, so
+// that what it profiles does not depend on how long the process took to start.
+struct InRunBudget {
+  explicit InRunBudget(const char* budget) { ::setenv(roofcast::profiler::protocol::kInRunSpreadVariable, budget, 1); }
+  ~InRunBudget() { ::unsetenv(roofcast::profiler::protocol::kInRunSpreadVariable); }
+};
+
+// The occurrences (0-based, in launch order) of a kernel's launches that carry counters.
+std::vector<int> profiled_occurrences(const nlohmann::json& kernel) {
+  std::vector<int> occurrences;
+  int occurrence = 0;
+  for (const auto& launch : kernel["launches"]) {
+    if (launch.contains("counters")) occurrences.push_back(occurrence);
+    ++occurrence;
+  }
+  return occurrences;
+}
 
 }  // namespace
 
@@ -57,15 +76,9 @@ TEST_CASE("a sampled profile scales a few launches per shape to all, as a full c
                                     "--", kTree, "--children", "0"});
   INFO(spread.err);
   REQUIRE(spread.exit_code == 0);
-  std::vector<int> profiled_occurrences;
-  int occurrence = 0;
   // Held in a variable: a range-for over a member of a temporary would read freed memory.
   const auto spread_kernels = kernels_by_short_name(read_checked_profile(folder / "spread.json"));
-  for (const auto& launch : spread_kernels.at("tree_step")["launches"]) {
-    if (launch.contains("counters")) profiled_occurrences.push_back(occurrence);
-    ++occurrence;
-  }
-  CHECK(profiled_occurrences == std::vector<int>{4, 12, 20, 28, 36});
+  CHECK(profiled_occurrences(spread_kernels.at("tree_step")) == std::vector<int>{4, 12, 20, 28, 36});
   // Filters still apply: -c 10 records 10 launches, of which 5 are profiled.
   const auto filtered = run_roofcast(
       {"profile", "-k", "tree_step", "-c", "10", "-o", (folder / "c10.json").string(), "--", kTree, "--children", "0"});
@@ -130,6 +143,55 @@ TEST_CASE("one run (--single-run), two runs and the default count the same, and 
   const int runs = auto_profile["collector"]["runs"].get<int>();
   CHECK((runs == 1 || runs == 2));
   CHECK(automatic.err.find(runs == 1 ? "(one run " : "then a counter run") != std::string::npos);
+  fs::remove_all(folder);
+}
+
+TEST_CASE("a shape whose launches differ is sampled over its whole run in the first run, or by a counter run") {
+  const fs::path folder = fresh("in-run");
+  // --grow: tree_step's launch i takes i more steps, so its launches count different instructions
+  // from the second on. With a budget that pays for every launch of the in-run grid, the first
+  // run profiles 0-13, 16, 19, ... 37 of its 40 and keeps the middles of slices of 3.
+  std::vector<std::string> grow = {"--", kTree, "--children", "0", "--grow"};
+  auto profile = [&](const std::string& name, const char* budget) {
+    const InRunBudget in_run(budget);
+    std::vector<std::string> arguments = {"profile", "--metrics", "thesis", "--per-launch", "-o",
+                                          (folder / name).string()};
+    arguments.insert(arguments.end(), grow.begin(), grow.end());
+    return run_roofcast(arguments);
+  };
+  const auto in_run = profile("in-run.json", "1000");
+  INFO(in_run.err);
+  REQUIRE(in_run.exit_code == 0);
+  CHECK(in_run.err.find("(one run ") != std::string::npos);
+  CHECK(in_run.err.find("5 to 15 spread over the run for 1 shape(s)") != std::string::npos);
+  const auto in_run_profile = read_checked_profile(folder / "in-run.json");
+  CHECK(in_run_profile["collector"]["runs"] == 1);
+  CHECK(in_run_profile["collector"]["in_run_spread_shapes"] == 1);
+  const auto kernels = kernels_by_short_name(in_run_profile);
+  CHECK(profiled_occurrences(kernels.at("tree_step")) ==
+        std::vector<int>{1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37});
+  // Budget 0: the first run stops at the second launch, a counter run spreads 5 over the 40.
+  const auto counter_run = profile("counter-run.json", "0");
+  INFO(counter_run.err);
+  REQUIRE(counter_run.exit_code == 0);
+  CHECK(counter_run.err.find("then a counter run") != std::string::npos);
+  CHECK(counter_run.err.find("1 whose launches count different instructions") != std::string::npos);
+  const auto spread = kernels_by_short_name(read_checked_profile(folder / "counter-run.json"));
+  CHECK(profiled_occurrences(spread.at("tree_step")) == std::vector<int>{4, 12, 20, 28, 36});
+  // Against every launch counted: both samples of a linear growth in work over 40 launches
+  // miss the last launches' slice (the in-run one: the 40th; the spread one: the middle of 36-39
+  // is 36), so within 5 %.
+  const auto all = run_roofcast({"profile", "--metrics", "thesis", "--sample", "all", "-o",
+                                 (folder / "all.json").string(), "--", kTree, "--children", "0", "--grow"});
+  INFO(all.err);
+  REQUIRE(all.exit_code == 0);
+  const auto a = kernels_by_short_name(read_checked_profile(folder / "all.json"));
+  for (const char* metric : {"smsp__inst_executed.sum", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"}) {
+    INFO(metric);
+    const double every = a.at("tree_step")["counters"][metric].get<double>();
+    CHECK(kernels.at("tree_step")["counters"][metric].get<double>() == Approx(every).epsilon(0.05));
+    CHECK(spread.at("tree_step")["counters"][metric].get<double>() == Approx(every).epsilon(0.05));
+  }
   fs::remove_all(folder);
 }
 

@@ -111,36 +111,87 @@ void count(LaunchRecord& l, double instructions, double occupancy) {
 
 }  // namespace
 
-TEST_CASE("the first run of --runs auto stops profiling a shape whose launches count different instructions") {
+TEST_CASE("the in-run sample: middles of slices of a power of 3 launches, N to 3N of them, each grid in the finer") {
+  CHECK(in_run_step(4, 5) == 1);
+  CHECK(in_run_step(14, 5) == 1);
+  CHECK(in_run_step(15, 5) == 3);
+  CHECK(in_run_step(44, 5) == 3);
+  CHECK(in_run_step(45, 5) == 9);
+  CHECK(in_run_step(1000000, 0) == 1);  // all
+  std::vector<uint64_t> taken;
+  for (uint64_t i = 0; i < 40; ++i)
+    if (in_run_sampled(i, 40, 5)) taken.push_back(i);
+  CHECK(taken == std::vector<uint64_t>{1, 4, 7, 10, 13, 16, 19, 22, 25, 28, 31, 34, 37});
+  taken.clear();
+  for (uint64_t i = 0; i < 40; ++i)
+    if (in_run_sampled(i, 40, 2)) taken.push_back(i);
+  CHECK(taken == std::vector<uint64_t>{4, 13, 22, 31});
+  // Whatever the run's length, its sample is N to 3N launches, each profiled when it came.
+  for (uint64_t sample = 1; sample < 8; ++sample)
+    for (uint64_t total = sample; total < 3000; ++total) {
+      uint64_t count = 0;
+      for (uint64_t i = 0; i < total; ++i) {
+        if (!in_run_sampled(i, total, sample)) continue;
+        ++count;
+        INFO(total << " launches, sample " << sample << ", occurrence " << i);
+        REQUIRE(in_run_candidate(i, sample));
+      }
+      INFO(total << " launches, sample " << sample);
+      REQUIRE(count >= sample);
+      REQUIRE(count <= 3 * sample);
+    }
+  // What the first run profiles of 40 launches with N = 2: 11, of which the sample keeps 4.
+  taken.clear();
+  for (uint64_t i = 0; i < 40; ++i)
+    if (in_run_candidate(i, 2)) taken.push_back(i);
+  CHECK(taken == std::vector<uint64_t>{0, 1, 2, 3, 4, 7, 10, 13, 16, 22, 31});
+}
+
+TEST_CASE("the first run of --runs auto profiles the in-run grid of a shape whose launches differ, while its budget lasts") {
   const SampleShape pass{"_Z10merge_passv", {64, 1, 1}, {256, 1, 1}};
   const SampleShape step{"_Z4stepv", {64, 1, 1}, {256, 1, 1}};
-  LaunchSampler sampler(SamplePlan(), 5);
-  sampler.leave_differing_shapes();
-  std::vector<int> passes, steps;
-  for (int i = 0; i < 8; ++i) {
-    if (sampler.take(pass)) {
-      passes.push_back(i);
-      sampler.observe(pass, {1000.0 + 100 * i, 50});  // 10 % more instructions each launch
+  // Each profiled launch takes 0.25 s.
+  auto run = [&](double budget, double own_seconds, int launches) {
+    LaunchSampler sampler(SamplePlan(), 5);
+    sampler.spread_in_run(budget);
+    std::vector<int> passes, steps;
+    for (int i = 0; i < launches; ++i) {
+      if (sampler.take(pass, own_seconds)) {
+        passes.push_back(i);
+        sampler.observe(pass, {1000.0 + 100 * i, 50}, 0.25);  // 10 % more instructions each launch
+      }
+      if (sampler.take(step, own_seconds)) {
+        steps.push_back(i);
+        sampler.observe(step, {1000.0 + i, 50}, 0.25);  // within 2 %
+      }
     }
-    if (sampler.take(step)) {
-      steps.push_back(i);
-      sampler.observe(step, {1000.0 + i, 50});  // within 2 %
-    }
-  }
-  CHECK(passes == std::vector<int>{0, 1});
-  CHECK(steps == std::vector<int>{0, 1, 2, 3, 4});
-  // Without leave_differing_shapes (--runs one), the first N are profiled whatever they count.
+    return std::pair{passes, steps};
+  };
+  // pass's launches differ from its second on: it goes on on the grid; step's agree: its first 5.
+  const std::vector<int> grid = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 19};
+  const std::vector<int> first_five = {0, 1, 2, 3, 4};
+  CHECK(run(1.0 / 3, 100, 20) == std::pair{grid, first_five});
+  // Budget 0: the first N of alike shapes; a shape whose launches differ, no more once they do.
+  CHECK(run(0, 100, 20) == std::pair{std::vector<int>{0, 1}, first_five});
+  // A budget of 1 s, 4 extra launches: pass's 2, 3, 4 and 5; its 6 is refused, and it is
+  // profiled no more.
+  CHECK(run(0.5, 2, 20) == std::pair{std::vector<int>{0, 1, 2, 3, 4, 5}, first_five});
+  // Without spread_in_run (--runs one), the first N are profiled whatever they count.
   LaunchSampler one_run(SamplePlan(), 3);
-  passes.clear();
+  std::vector<int> taken;
   for (int i = 0; i < 5; ++i)
     if (one_run.take(pass)) {
-      passes.push_back(i);
+      taken.push_back(i);
       one_run.observe(pass, {1000.0 + 100 * i});
     }
-  CHECK(passes == std::vector<int>{0, 1, 2});
+  CHECK(taken == std::vector<int>{0, 1, 2});
   // A forked child starts over.
+  LaunchSampler sampler(SamplePlan(), 5);
+  sampler.spread_in_run(0);
+  for (int i = 0; i < 6; ++i) sampler.take(step, 10);
+  CHECK_FALSE(sampler.take(step, 10));
   sampler.restart();
-  CHECK(sampler.take(pass));
+  CHECK(sampler.take(step, 10));
   CHECK(same_instruction_counts({100, 200}, {101, 197}));
   CHECK_FALSE(same_instruction_counts({100, 200}, {100, 190}));
   CHECK_FALSE(same_instruction_counts({100}, {100, 200}));

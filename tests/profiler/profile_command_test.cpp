@@ -27,8 +27,10 @@ namespace {
 // (default 0), each taking longer than the one before, then exits with $1 (default 0). The timing
 // records hold every launch's time, the counter records every metric asked for (axpy 1000, the
 // i-th grow i); a single run ("single") writes both, counters for the first
-// ROOFCAST_PROFILE_SAMPLE launches of each kernel only. A counter run counts every launch (the
-// real collector follows the sample plan), and reports an error where $3 is "fail".
+// ROOFCAST_PROFILE_SAMPLE launches of each kernel only, or for every launch where the in-run
+// spread's budget is 1000 (as if it had paid for every launch of the grid: all of them up to
+// 3N - 1). A counter run counts every launch (the real collector follows the sample plan), and
+// reports an error where $3 is "fail".
 const char* const kStandIn = R"sh(#!/bin/sh
 dir="$ROOFCAST_PROFILE_OUTPUT_DIR"
 grows="${2:-0}"
@@ -60,7 +62,9 @@ counters() {  # $1: the grow launches to count
 case "$ROOFCAST_PROFILE_MODE" in
   timing) timing ;;
   counters) counters "$grows"; [ "$3" = fail ] && echo '{"type":"error","message":"stand-in failure"}' >> "$f" ;;
-  single) timing; counters $((grows < ${ROOFCAST_PROFILE_SAMPLE:-$grows} ? grows : ${ROOFCAST_PROFILE_SAMPLE:-$grows})) ;;
+  single) timing
+    if [ "$ROOFCAST_PROFILE_IN_RUN_SPREAD" = 1000 ]; then counters "$grows"
+    else counters $((grows < ${ROOFCAST_PROFILE_SAMPLE:-$grows} ? grows : ${ROOFCAST_PROFILE_SAMPLE:-$grows})); fi ;;
 esac
 exit "${1:-0}"
 )sh";
@@ -118,7 +122,8 @@ TEST_CASE("roofcast profile runs the application once more only for kernels whos
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   CHECK(result.err.find("then a counter run") != std::string::npos);
-  CHECK(result.err.find("for 1 launch shape(s) whose launches differ,") != std::string::npos);
+  CHECK(result.err.find("for 1 launch shape(s) the first run could not sample over the run: 1 whose launches count "
+                        "different instructions,") != std::string::npos);
   const auto json = nlohmann::json::parse(roofcast::read_text_file(out));
   CHECK(json["collector"]["runs"] == 2);
   CHECK(json["collector"]["spread_shapes"] == 1);
@@ -155,6 +160,35 @@ TEST_CASE("roofcast profile runs the application once more only for kernels whos
   INFO(alike.err);
   REQUIRE(alike.exit_code == 0);
   CHECK(alike.err.find("(one run ") != std::string::npos);
+}
+
+TEST_CASE("roofcast profile makes no second run for a shape the first run sampled over the whole run") {
+  const fs::path folder = roofcast::testing::temporary_folder();
+  const std::string app = stand_in_app(folder);
+  const std::string out = (folder / "app.json").string();
+  if (!collector_built()) return;  // the first test case checks the message
+  // The budget variable in roofcast's environment reaches the collector (the stand-in then
+  // counts all 8 grow launches, as the in-run grid of N = 5 does up to 14).
+  ::setenv(roofcast::profiler::protocol::kInRunSpreadVariable, "1000", 1);
+  const auto result = run_roofcast({"profile", "--metrics", "thesis", "-o", out, "--", app, "0", "8"});
+  ::setenv(roofcast::profiler::protocol::kInRunSpreadVariable, "lots", 1);
+  const auto refused = run_roofcast({"profile", "--metrics", "thesis", "-o", out + ".bad", "--", app});
+  ::unsetenv(roofcast::profiler::protocol::kInRunSpreadVariable);
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.err.find("9 launches (9 profiled, at most 5 per kernel and launch shape, 5 to 15 spread over the run "
+                        "for 1 shape(s) with more launches) on ") != std::string::npos);
+  CHECK(result.err.find("(one run ") != std::string::npos);
+  const auto json = nlohmann::json::parse(roofcast::read_text_file(out));
+  CHECK(json["collector"]["runs"] == 1);
+  CHECK(json["collector"]["in_run_spread_shapes"] == 1);
+  const auto profile = roofcast::parse_kernel_profile(roofcast::read_text_file(out), out);
+  REQUIRE(profile.kernels.size() == 2);
+  // grow: 1 + ... + 8, every launch counted.
+  CHECK(std::get<roofcast::KernelCounters>(profile.kernels[1].description).thesis.flop_count_sp_fma == 36);
+  INFO(refused.err);
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.err.find("ROOFCAST_PROFILE_IN_RUN_SPREAD: expected a number from 0") != std::string::npos);
 }
 
 TEST_CASE("roofcast profile passes the application's exit code on; --timing-only writes measured times") {

@@ -2,7 +2,7 @@
 roofcast_add_test(profiler_tests
   SOURCES profiler/importers_test.cpp profiler/launch_records_test.cpp profiler/transfer_summary_test.cpp
           profiler/launch_sample_test.cpp profiler/output_pattern_test.cpp profiler/profile_merge_test.cpp
-          profiler/spread_plan_test.cpp
+          profiler/spread_plan_test.cpp profiler/process_clock_test.cpp
           formats/measured_json_test.cpp
   LIBRARIES roofcast::profiler)
 target_compile_definitions(profiler_tests PRIVATE ROOFCAST_PROFILER_SAMPLES_DIR="${PROJECT_SOURCE_DIR}/profiler/samples")
@@ -18,8 +18,14 @@ if(TARGET roofcast_cupti_host)
   add_dependencies(profiler_gpu_tests roofcast roofcast_injection roofcast-profiler-test-app)
   roofcast_add_gpu_test(collector_scale_gpu_tests
     SOURCES profiler/collector_scale_gpu_test.cpp support/run_command.cpp
-    LIBRARIES roofcast::formats nlohmann_json::nlohmann_json)
+    LIBRARIES roofcast::formats roofcast::profiler nlohmann_json::nlohmann_json)
   add_dependencies(collector_scale_gpu_tests roofcast roofcast_injection roofcast-fork-tree-test-app)
+  # PyTorch programs (issue 31): SKIP where python3 has no PyTorch that sees the GPU.
+  roofcast_add_gpu_test(collector_torch_gpu_tests NEEDS_PYTORCH
+    SOURCES profiler/collector_torch_gpu_test.cpp support/run_command.cpp
+    LIBRARIES roofcast::formats nlohmann_json::nlohmann_json)
+  target_compile_definitions(collector_torch_gpu_tests PRIVATE ROOFCAST_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  add_dependencies(collector_torch_gpu_tests roofcast roofcast_injection)
   if(TARGET roofcast-mpi-ranks-test-app)
     roofcast_add_gpu_test(collector_mpi_gpu_tests
       SOURCES profiler/collector_mpi_gpu_test.cpp support/run_command.cpp

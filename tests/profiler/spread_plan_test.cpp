@@ -2,6 +2,7 @@
 // counter run spread over their launches.
 #include <catch2/catch.hpp>
 
+#include "roofcast/profiler/launch_sample.hpp"
 #include "roofcast/profiler/spread_plan.hpp"
 
 using namespace roofcast::profiler;
@@ -53,17 +54,21 @@ TEST_CASE("a counter run spreads the shapes whose unprofiled launches differ in 
   launches.push_back(launch("steady", 20, 290000, false));
 
   const auto spread = shapes_to_spread(launches);
-  CHECK(spread == std::set<SampleShape>{shape("bfs", 10), shape("graph_node", 4), shape("steady", 20)});
+  CHECK(shapes_of(spread) == std::set<SampleShape>{shape("bfs", 10), shape("graph_node", 4), shape("steady", 20)});
+  CHECK(spread.at(shape("graph_node", 4)) == SpreadReason::no_counters);
+  CHECK(spread.at(shape("bfs", 10)) == SpreadReason::times_differ);
+  CHECK(spread_reasons_text(spread) ==
+        "1 with no counters in the first run (CUDA graph kernels), 2 whose launch times differ");
 }
 
 TEST_CASE("launches that differ in time but take under 1 % of the kernel time need no counter run") {
   std::vector<LaunchRecord> launches;
   for (int i = 0; i < 8; ++i) launches.push_back(launch("big", 10, 1e6, i < 5));
-  for (int i = 0; i < 8; ++i) launches.push_back(launch("tiny", 1, 2000.0 + 500 * i, i < 5));  // 0.3 %
+  for (int i = 0; i < 12; ++i) launches.push_back(launch("tiny", 1, 2000.0 + 500 * i, i < 5));  // 0.7 %
   CHECK(shapes_to_spread(launches).empty());
   for (auto& l : launches)
-    if (l.name == "tiny") *l.duration_ns *= 10;  // 3 %
-  CHECK(shapes_to_spread(launches) == std::set<SampleShape>{shape("tiny", 1)});
+    if (l.name == "tiny") *l.duration_ns *= 10;  // 7 %
+  CHECK(shapes_of(shapes_to_spread(launches)) == std::set<SampleShape>{shape("tiny", 1)});
 }
 
 TEST_CASE("first launches that count different instructions ask for a spread, even where times are alike") {
@@ -72,7 +77,9 @@ TEST_CASE("first launches that count different instructions ask for a spread, ev
   CHECK(shapes_to_spread(launches).empty());
   // The third pass executes 3 % more warp instructions: not the same work.
   launches[2].metrics["smsp__inst_executed.sum"] = 1030;
-  CHECK(shapes_to_spread(launches) == std::set<SampleShape>{shape("pass", 10)});
+  const auto spread = shapes_to_spread(launches);
+  CHECK(shapes_of(spread) == std::set<SampleShape>{shape("pass", 10)});
+  CHECK(spread_reasons_text(spread) == "1 whose launches count different instructions");
   // 1 % more is alike; other counters (DRAM sectors move from run to run) are not compared.
   launches[2].metrics["smsp__inst_executed.sum"] = 1010;
   launches[2].metrics["dram__sectors_read.sum"] = 5;
@@ -85,7 +92,7 @@ TEST_CASE("each process' launches of a shape are judged apart, and an untimed la
   for (int i = 0; i < 6; ++i) launches.push_back(launch("k", 10, 80000, i < 2, 1));  // slower, alike within
   CHECK(shapes_to_spread(launches).empty());
   launches.back().duration_ns.reset();
-  CHECK(shapes_to_spread(launches) == std::set<SampleShape>{shape("k", 10)});
+  CHECK(shapes_of(shapes_to_spread(launches)) == std::set<SampleShape>{shape("k", 10)});
 }
 
 TEST_CASE("the counter run after a first run profiles the spread positions the first run did not count") {
@@ -121,4 +128,53 @@ TEST_CASE("the counter run after a first run profiles the spread positions the f
   CHECK(grow_counts == std::vector<double>{1, -1, 3, -1, 5, 105, -1, 107});
   for (const auto& l : first)
     if (l.name == "steady") CHECK(l.metrics.size() == (l.index < 10 ? 1u : 0u));  // untouched
+}
+
+TEST_CASE("a shape the first run sampled over the whole run needs no counter run, and keeps its sample only") {
+  // "grow" (20 launches, each 10 % longer: a counter run's case) with counters on the in-run
+  // grid of N = 5 (0-13, 16, 19); "cut" likewise but its budget ran out before launch 19.
+  std::vector<LaunchRecord> launches;
+  for (int i = 0; i < 20; ++i) {
+    const bool on_grid = in_run_candidate(static_cast<uint64_t>(i), 5);
+    launches.push_back(launch("grow", 10, 1000 * (1 + 0.1 * i), on_grid));
+    if (on_grid) launches.back().metrics["smsp__inst_executed.sum"] = 100 + i;
+    launches.push_back(launch("cut", 10, 1000 * (1 + 0.1 * i), on_grid && i < 19));
+    if (on_grid && i < 19) launches.back().metrics["smsp__inst_executed.sum"] = 100 + i;
+    launches.back().index = 1000 + static_cast<uint64_t>(i);
+  }
+  const auto sampled = keep_in_run_samples(launches, 5);
+  CHECK(sampled == std::set<SampleShape>{shape("grow", 10)});
+  std::vector<double> kept;
+  size_t cut_counted = 0;
+  for (const auto& l : launches) {
+    if (l.name == "grow" && !l.metrics.empty()) kept.push_back(l.metrics.at("smsp__inst_executed.sum"));
+    cut_counted += l.name == "cut" && !l.metrics.empty();
+  }
+  CHECK(kept == std::vector<double>{101, 104, 107, 110, 113, 116, 119});  // 20 launches: slices of 3
+  CHECK(cut_counted == 15u);                                               // untouched
+  const auto spread = shapes_to_spread(launches, sampled);
+  CHECK(shapes_of(spread) == std::set<SampleShape>{shape("cut", 10)});
+  CHECK(spread.at(shape("cut", 10)) == SpreadReason::instructions_differ);
+  // A shape every process launched at most N times, all profiled, is not counted as spread.
+  std::vector<LaunchRecord> few = {launch("k", 1, 10, true), launch("k", 1, 10, true, 1)};
+  CHECK(keep_in_run_samples(few, 5).empty());
+  CHECK(shapes_to_spread(few).empty());
+  // Sampled in one process but not in the other: a counter run, and nothing dropped.
+  std::vector<LaunchRecord> two;
+  for (int p = 0; p < 2; ++p)
+    for (int i = 0; i < 12; ++i) two.push_back(launch("k", 1, 1000.0 * (i + 1), p == 0 || i < 5, p));
+  CHECK(keep_in_run_samples(two, 5).empty());
+  CHECK(shapes_of(shapes_to_spread(two)) == std::set<SampleShape>{shape("k", 1)});
+}
+
+TEST_CASE("where at least half of a shape's launches were profiled and agree, the others' times do not ask for a spread") {
+  // 8 launches, the first 5 profiled, the last 3 not alike in time (a PyTorch op's check, warm-ups
+  // and timed repeats): the 5 stand for all. With 11 (6 unprofiled) they do not.
+  std::vector<LaunchRecord> launches;
+  for (int i = 0; i < 8; ++i) launches.push_back(launch("op", 10, 100000.0 * (i < 5 ? 1 : 1 + 0.1 * i), i < 5));
+  CHECK(shapes_to_spread(launches).empty());
+  for (int i = 8; i < 11; ++i) launches.push_back(launch("op", 10, 100000.0 * (1 + 0.1 * i), false));
+  const auto spread = shapes_to_spread(launches);
+  CHECK(shapes_of(spread) == std::set<SampleShape>{shape("op", 10)});
+  CHECK(spread_reasons_text(spread) == "1 whose launch times differ");
 }

@@ -3,10 +3,13 @@
 // - a GPU whose driver does not work: FAIL, with CUDA's message;
 // - a test that could not run some of its checks (skip_checks, gpu_skip.hpp): SKIP, unless a
 //   check failed.
+// Built with ROOFCAST_GPU_TEST_NEEDS_PYTORCH (roofcast_add_gpu_test's NEEDS_PYTORCH), it also
+// skips where python3 has no PyTorch that sees a GPU.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <regex>
 #include <string>
@@ -74,6 +77,14 @@ int main(int argc, char** argv) {
                  cudaGetErrorName(status), what);
     return 1;
   }
+#ifdef ROOFCAST_GPU_TEST_NEEDS_PYTORCH
+  // Tests of PyTorch programs: SKIP too where the python3 on the PATH has no PyTorch that sees a GPU.
+  if (std::system("python3 -c 'import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)' "
+                  ">/dev/null 2>&1") != 0) {
+    std::printf("SKIP: python3 has no PyTorch that sees a CUDA GPU\n");
+    return kSkip;
+  }
+#endif
   const int failed = Catch::Session().run(argc, argv);
   if (failed != 0 || skipped().empty()) return failed;
   std::printf("SKIP: %zu check(s) not run here; every check that ran passed:\n", skipped().size());

@@ -130,6 +130,15 @@ TEST_CASE("the PyTorch ops script verifies and times every op", "[pytorch]") {
     REQUIRE(times.contains(op));
     CHECK(times.at(op) > 0);
   }
+  // --op: that op alone, in a process of its own (scripts/dev/collector-parity.sh).
+  const Run one = run_shell("python3 " + std::string(ROOFCAST_SOURCE_DIR) +
+                            "/workloads/pytorch_ops.py --small --warmups 1 --repeats 3 --op layernorm 2>&1");
+  INFO(one.output);
+  CHECK(one.exit_code == 0);
+  CHECK(one.output.find("check layernorm ok") != std::string::npos);
+  const auto alone = kernel_times(one.output);
+  CHECK(alone.size() == 1);
+  CHECK(alone.contains("layernorm"));
 }
 
 TEST_CASE("each latency-class workload verifies and times every kernel its manifest entries name", "[latency-classes]") {

@@ -8,6 +8,8 @@
 #include <cupti_target.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -34,6 +36,7 @@
 #include "roofcast/profiler/collector_protocol.hpp"
 #include "roofcast/profiler/launch_filter.hpp"
 #include "roofcast/profiler/launch_sample.hpp"
+#include "roofcast/profiler/process_clock.hpp"
 #include "timing_collector.hpp"
 
 namespace roofcast::profiler {
@@ -47,6 +50,11 @@ struct Injection {
   std::unique_ptr<LaunchFilter> filter;
   std::unique_ptr<LaunchSampler> sampler;  // counter run with --sample N
   int sampler_pid = 0;
+  // The first run's spread (LaunchSampler::spread_in_run): what profiling has taken in this
+  // process, and when it started (on the boot clock; where its start cannot be read, when the
+  // collector started in it).
+  double profiling_seconds = 0;
+  double started = 0;
   std::set<SampleShape> unplanned_reported;  // ROOFCAST_PROFILE_DEBUG
   std::unique_ptr<TimingCollector> timing;
   std::unique_ptr<CounterCollector> counters;
@@ -105,12 +113,25 @@ void report_error(const std::string& message) {
   g->writer->write({{collector_record::kType, collector_record::kError}, {collector_record::kMessageKey, message}});
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void start_own_clock() {
+  g->profiling_seconds = 0;
+  g->started = process_start_seconds().value_or(boot_clock_seconds());
+}
+
+// This process' run time so far, less what profiling its launches took: what running it again costs.
+double own_seconds() { return std::max(0.0, boot_clock_seconds() - g->started - g->profiling_seconds); }
+
 // Whether the counter run profiles this admitted launch (--sample); the caller holds state_mutex.
 bool sampled(const LaunchInfo& launch) {
   if (!g->sampler) return true;
   if (g->sampler_pid != getpid()) {
     g->sampler->restart();
     g->sampler_pid = getpid();
+    start_own_clock();
   }
   const SampleShape shape{launch.name, launch.grid, launch.block};
   // Diagnosis: a shape the counter run's plan lacks, once.
@@ -120,7 +141,7 @@ bool sampled(const LaunchInfo& launch) {
                       {"unplanned_shape", launch.name},
                       {collector_record::kGridKey, launch.grid},
                       {collector_record::kBlockKey, launch.block}});
-  return g->sampler->take(shape);
+  return g->sampler->take(shape, own_seconds());
 }
 
 int device_of(CUcontext context) {
@@ -156,11 +177,14 @@ void collect_at_entry(CUpti_CallbackId cbid, const CUpti_CallbackData* data, uin
   try {
     if (g->timing) g->timing->pause();  // the single run: the replays are not the application's
     const KernelRelaunch relaunch(cbid, data->functionParams);
+    const auto start = std::chrono::steady_clock::now();
     g->counters->collect(data->context, launch.device, relaunch, index, launch);
+    const double cost = seconds_since(start);
     ++g->recorded;
     if (g->sampler) {
       std::lock_guard lock(g->state_mutex);
-      g->sampler->observe({launch.name, launch.grid, launch.block}, g->counters->last_instruction_counts());
+      g->profiling_seconds += cost;
+      g->sampler->observe({launch.name, launch.grid, launch.block}, g->counters->last_instruction_counts(), cost);
     }
     if (env("ROOFCAST_PROFILE_DEBUG"))  // diagnosis: how the application launched it
       g->writer->write({{collector_record::kType, collector_record::kDebug},
@@ -528,9 +552,10 @@ int initialize() {
                                return keys;
                              }()}});
         g->sampler = std::make_unique<LaunchSampler>(std::move(*plan), std::strtoull(sample, nullptr, 10));
-        if (const char* leave = env(protocol::kLeaveDifferingVariable); leave && std::strcmp(leave, "1") == 0)
-          g->sampler->leave_differing_shapes();
+        if (const char* budget = env(protocol::kInRunSpreadVariable))
+          g->sampler->spread_in_run(std::strtod(budget, nullptr));
         g->sampler_pid = g->pid;
+        start_own_clock();
       }
     }
     if (g->mode != "counters") {

@@ -25,9 +25,11 @@ inline constexpr const char* kCacheControlVariable = "ROOFCAST_PROFILE_CACHE_CON
 // spread over the launches the plan file (launch_sample.hpp) says the timing run saw.
 inline constexpr const char* kSampleVariable = "ROOFCAST_PROFILE_SAMPLE";
 inline constexpr const char* kSamplePlanVariable = "ROOFCAST_PROFILE_SAMPLE_PLAN";
-// "1" (the first run of --runs auto): stop profiling a shape once its profiled launches count
-// different instructions (LaunchSampler::leave_differing_shapes).
-inline constexpr const char* kLeaveDifferingVariable = "ROOFCAST_PROFILE_LEAVE_DIFFERING";
+// The first run of --runs auto: a shape's launches past the first N are profiled on the in-run
+// grid while they cost at most this share of the process' own run time (LaunchSampler::
+// spread_in_run; a number, e.g. "0.33"; "0": no launch past the first N, and none of a shape
+// once its launches count different instructions).
+inline constexpr const char* kInRunSpreadVariable = "ROOFCAST_PROFILE_IN_RUN_SPREAD";
 // Comma-separated environment variables whose values each process records in its "process"
 // record ("env":{name: value}), for --output patterns such as %q{OMPI_COMM_WORLD_RANK}.
 inline constexpr const char* kRecordEnvVariable = "ROOFCAST_PROFILE_RECORD_ENV";

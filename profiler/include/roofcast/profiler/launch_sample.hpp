@@ -22,6 +22,22 @@ namespace roofcast::profiler {
 // `sample` 0 means every launch; so does total <= sample.
 bool is_sampled(uint64_t occurrence, uint64_t total, uint64_t sample);
 
+// The first run's own spread (--runs auto). It cannot know how many times a shape will launch,
+// so past the first `sample` launches it profiles those on a grid from which, once the run has
+// ended, a sample spread over the whole run is cut, whatever its length: the middles of slices
+// of s launches, s the largest power of 3 that leaves at least `sample` slices (so `sample` to
+// 3 x `sample` launches; for 40 launches and a sample of 5, s = 3: occurrences 1, 4, ... 37).
+// The middle of a slice of 3s is the middle of the middle one of its three slices of s, so every
+// grid holds the coarser ones, and a launch is profiled when it is on the grid of the finest s a
+// run ending right after it could have. `sample` 0 means every launch.
+uint64_t in_run_step(uint64_t total, uint64_t sample);
+// Whether occurrence `occurrence` is in the in-run sample of a shape launched `total` times.
+bool in_run_sampled(uint64_t occurrence, uint64_t total, uint64_t sample);
+// Whether the first run profiles occurrence `occurrence` to be able to cut that sample.
+inline bool in_run_candidate(uint64_t occurrence, uint64_t sample) {
+  return in_run_sampled(occurrence, occurrence + 1, sample);
+}
+
 // (mangled kernel name, grid, block)
 using SampleShape = std::tuple<std::string, std::array<unsigned, 3>, std::array<unsigned, 3>>;
 
@@ -64,27 +80,44 @@ bool same_instruction_counts(const std::vector<double>& a, const std::vector<dou
 class LaunchSampler {
  public:
   LaunchSampler(SamplePlan plan, uint64_t sample) : plan_(std::move(plan)), sample_(sample) {}
-  bool take(const SampleShape& shape);
+  // The first run of --runs auto: a shape not in the plan whose profiled launches count different
+  // instructions (same_instruction_counts) is profiled on from there on the in-run grid
+  // (in_run_candidate) while those extra launches cost at most `budget` times the process' own
+  // run time so far (what a counter run costs at least: the application run again). One the
+  // budget once refuses is profiled no more: its grid has a hole, and a counter run will spread
+  // its sample anyway. Shapes whose launches agree: their first N. Budget 0: no more of a shape
+  // once its launches differ.
+  void spread_in_run(double budget) {
+    spread_in_run_ = true;
+    budget_ = budget;
+  }
+  // `own_seconds`: the process' run time so far less the time its profiled launches took (read
+  // only by spread_in_run).
+  bool take(const SampleShape& shape, double own_seconds = 0);
   bool planned(const SampleShape& shape) const { return plan_.launches(shape).has_value(); }
   bool has_plan() const { return plan_.size() > 0; }
-  // The first run of --runs auto: a shape not in the plan whose profiled launches count
-  // different instructions is profiled no more, since the counter run spreads its sample over
-  // the run anyway. observe() gets each profiled launch's instruction counters.
-  void leave_differing_shapes() { leave_differing_ = true; }
-  void observe(const SampleShape& shape, std::vector<double> instruction_counts);
-  void restart() {  // a forked child counts its own launches
+  // After each profiled launch: its instruction counters and the seconds profiling it took.
+  void observe(const SampleShape& shape, std::vector<double> instruction_counts, double cost_seconds = 0);
+  void restart() {  // a forked child counts its own launches, on a budget of its own
     seen_.clear();
     first_counts_.clear();
     differing_.clear();
+    stopped_.clear();
+    most_cost_.clear();
+    extras_seconds_ = 0;
   }
 
  private:
   SamplePlan plan_;
   uint64_t sample_;
   std::map<SampleShape, uint64_t> seen_;
-  bool leave_differing_ = false;
+  bool spread_in_run_ = false;
+  double budget_ = 0;
+  double extras_seconds_ = 0;                     // the extra launches' cost so far (estimated)
+  std::map<SampleShape, double> most_cost_;       // the most a profiled launch of the shape took
   std::map<SampleShape, std::vector<double>> first_counts_;
   std::set<SampleShape> differing_;
+  std::set<SampleShape> stopped_;                 // refused by the budget once
 };
 
 }  // namespace roofcast::profiler
