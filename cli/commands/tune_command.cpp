@@ -78,15 +78,19 @@ const KernelRecord& find_second_kernel(const KernelProfile& profile, const std::
                                profile.kernels.size(), printable(name)));
 }
 
+// Whether `t` was predicted: only those are ranked.
+bool predicted(const TunedLaunch& t) { return t.problem.empty() && t.cannot_cost.empty(); }
+
+// `rank`: its place among the predicted configurations (left out for one that was not).
 nlohmann::json launch_json(const TunedLaunch& t, size_t rank) {
-  nlohmann::json j = {{"rank", rank},
-                       {"block", t.shape.block},
+  nlohmann::json j = {{"block", t.shape.block},
                        {"threads_per_block", t.shape.threads_per_block()},
                        {"blocks", t.shape.blocks()},
                        {"registers_per_thread", t.shape.registers_per_thread},
                        {"shared_bytes_per_block", t.shape.shared_bytes_per_block()},
                        {"work_per_thread", t.candidate.work_per_thread},
                        {"profiled", t.profiled}};
+  if (predicted(t)) j["rank"] = rank;
   if (!t.problem.empty()) {
     j["problem"] = t.problem;
     return j;
@@ -96,6 +100,11 @@ nlohmann::json launch_json(const TunedLaunch& t, size_t rank) {
   j["occupancy"] = t.occupancy_share;
   j["waves"] = t.waves;
   j["tail_idle_share"] = t.tail_idle_share;
+  if (!t.cannot_cost.empty()) {
+    j["cannot_cost"] = t.cannot_cost;
+    j["worth_measuring"] = false;
+    return j;
+  }
   j["predicted_ms"] = t.prediction.predicted_ms;
   j["predicted_ms_per_launch"] = t.per_launch_ms;
   j["compute_ms"] = t.prediction.compute_ms;
@@ -110,8 +119,9 @@ nlohmann::json launch_json(const TunedLaunch& t, size_t rank) {
 void add_rows(const LaunchTuning& tuning, Table& table) {
   size_t rank = 0;
   for (const auto& t : tuning.ranked) {
-    ++rank;
-    std::vector<std::string> row{tuning.device, fmt::format("{}", rank), block_text(t.shape.block) + (t.profiled ? " *" : ""),
+    if (predicted(t)) ++rank;
+    std::vector<std::string> row{tuning.device, predicted(t) ? fmt::format("{}", rank) : "-",
+                                 block_text(t.shape.block) + (t.profiled ? " *" : ""),
                                  fmt::format("{:.0f}", t.shape.blocks()), fmt::format("{}", t.shape.registers_per_thread),
                                  fmt::format("{:.0f}", t.shape.shared_bytes_per_block()),
                                  fmt::format("{:.3g}", t.candidate.work_per_thread)};
@@ -122,9 +132,12 @@ void add_rows(const LaunchTuning& tuning, Table& table) {
       row.insert(row.end(), {known ? fmt::format("{}", t.occupancy.blocks_per_sm) : "?",
                              known ? fmt::format("{:.0f}", 100 * t.occupancy_share) : "?",
                              known ? t.occupancy.limiter : "?", known ? fmt::format("{:.2f}", t.waves) : "?",
-                             fmt::format("{:.0f}", 100 * t.tail_idle_share),
-                             fmt::format("{:.4f}", t.per_launch_ms), fmt::format("{:.2f}", t.speedup),
-                             t.prediction.limiter, t.worth_measuring ? "yes" : ""});
+                             fmt::format("{:.0f}", 100 * t.tail_idle_share)});
+      if (!t.cannot_cost.empty())
+        row.insert(row.end(), {"-", "-", "cannot be costed: " + t.cannot_cost, ""});
+      else
+        row.insert(row.end(), {fmt::format("{:.4f}", t.per_launch_ms), fmt::format("{:.2f}", t.speedup),
+                               t.prediction.limiter, t.worth_measuring ? "yes" : ""});
     }
     table.add_row(row);
   }
@@ -171,7 +184,8 @@ void run_tune(const TuneOptions& options) {
     nlohmann::json devices_json = nlohmann::json::array();
     for (const auto& tuning : tunings) {
       nlohmann::json launches = nlohmann::json::array();
-      for (size_t i = 0; i < tuning.ranked.size(); ++i) launches.push_back(launch_json(tuning.ranked[i], i + 1));
+      size_t rank = 0;
+      for (const auto& launch : tuning.ranked) launches.push_back(launch_json(launch, predicted(launch) ? ++rank : 0));
       devices_json.push_back({{"device", tuning.device}, {"launches", launches}, {"not_modelled", tuning.not_modelled}});
     }
     nlohmann::json out = {{"format", "roofcast-tune"}, {"version", 1}, {"model", "pipes"},

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -9,12 +10,32 @@
 #include "run_command.hpp"
 
 using roofcast::testing::run_roofcast;
+using roofcast::testing::temporary_file;
 
 namespace {
 
 // Profiles and the device profile of the H100 run in docs/validation/2026-11-25-tune.
 const std::string kRun = std::string(ROOFCAST_SOURCE_DIR) + "/docs/validation/2026-11-25-tune/";
 const std::string kDevice = kRun + "device.json";
+
+// A profile of kernel "k": 4096 blocks of `threads`, each warp issuing `per_warp` instructions
+// (half of them FMAs).
+std::string tile_profile(int threads, int per_warp) {
+  const double warps = 4096.0 * threads / 32, instructions = warps * per_warp;
+  nlohmann::json counters = {{"inst_executed", instructions}, {"inst_fp_32", instructions * 16},
+                             {"inst_integer", instructions / 4}, {"inst_compute_ld_st", instructions / 4},
+                             {"flop_count_sp_fma", instructions * 8}, {"flop_count_dp_fma", 0}, {"inst_fp_64", 0},
+                             {"dram_read_transactions", 4096 * 64}, {"dram_write_transactions", 4096 * 32},
+                             {"smsp__inst_executed_pipe_fma.sum", instructions / 2}, {"sm__warps_launched.sum", warps}};
+  nlohmann::json profile = {
+      {"format", "roofcast-profile"},
+      {"version", 1},
+      {"kernels",
+       {{{"name", "k"}, {"invocations", 1}, {"measured_ms", 1.0}, {"counters", counters},
+         {"launch_shapes",
+          {{{"grid", {4096, 1, 1}}, {"block", {threads, 1, 1}}, {"invocations", 1}, {"registers", 32}}}}}}}};
+  return profile.dump();
+}
 
 }  // namespace
 
@@ -160,4 +181,50 @@ TEST_CASE("explain diagnoses the bad variant and leaves the good one alone") {
   const auto good = run_roofcast({"explain", "--profile", kRun + "profiles/transpose_padded.json", "--device", kDevice});
   REQUIRE(good.exit_code == 0);
   CHECK(good.out.find("if fixed") == std::string::npos);
+}
+
+TEST_CASE("tune --second-profile: block sizes the line gives no work cannot be costed, in every format") {
+  // 1000 instructions per warp at 256 threads, 100 at 512: a block's work falls by 800 per warp
+  // it gains, below zero from 18 warps on. Those were once ranked first at the launch time alone.
+  const std::string first = temporary_file("first.json", tile_profile(256, 1000));
+  const std::string second = temporary_file("second.json", tile_profile(512, 100));
+  const std::vector<std::string> args{"tune", "--profile", first, "--second-profile", second, "--device", kDevice,
+                                      "--fixed-tile", "--block-sizes", "128,512,768,1024", "--top", "10"};
+  auto json_args = args;
+  json_args.insert(json_args.end(), {"--format", "json"});
+  const auto json = run_roofcast(json_args);
+  INFO(json.err);
+  REQUIRE(json.exit_code == 0);
+  const auto launches = nlohmann::json::parse(json.out)["devices"][0]["launches"];
+  REQUIRE(launches.size() == 5);  // and the profiled 256
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const auto& launch = launches[i];
+    INFO(launch.dump());
+    const bool beyond = launch["threads_per_block"].get<double>() > 512;
+    CHECK(launch.contains("cannot_cost") == beyond);
+    CHECK(launch["worth_measuring"] == !beyond);
+    CHECK(launch.contains("predicted_ms") == !beyond);
+    CHECK(launch.contains("rank") == !beyond);
+    CHECK(beyond == (i >= 3));  // after every prediction
+    if (beyond) CHECK_THAT(launch["cannot_cost"].get<std::string>(), Catch::Contains("extrapolated below zero"));
+  }
+
+  const auto table = run_roofcast(args);
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(table.out, Catch::Contains("cannot be costed: the two profiles' line gives a 24-warp block"));
+  CHECK_THAT(table.out, Catch::Contains("cannot be costed: the two profiles' line gives a 32-warp block"));
+  CHECK_THAT(table.out, !Catch::Contains("0.0000"));
+  auto csv_args = args;
+  csv_args.insert(csv_args.end(), {"--format", "csv"});
+  const auto csv = run_roofcast(csv_args);
+  REQUIRE(csv.exit_code == 0);
+  std::istringstream lines(csv.out);
+  size_t refused_rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("cannot be costed") == std::string::npos) continue;
+    ++refused_rows;
+    CHECK_THAT(line, Catch::StartsWith("NVIDIA H100 80GB HBM3,-,"));  // no rank
+    CHECK_THAT(line, !Catch::EndsWith("yes"));
+  }
+  CHECK(refused_rows == 2);
 }
