@@ -1,5 +1,7 @@
 #include "inputs.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <filesystem>
 
 #include <CLI/CLI.hpp>
@@ -41,6 +43,24 @@ std::vector<DeviceProfile> load_devices(const std::vector<std::string>& names_or
   if (all_bundled || names_or_files.empty()) devices = bundled_devices();
   for (const auto& name : names_or_files) devices.push_back(load_device(name));
   return devices;
+}
+
+CLI::Validator whole_number(double min, double max) {
+  const std::string expected = fmt::format("a whole number from {:.15g} to {:.15g}", min, max);
+  return CLI::Validator(
+      [min, max, expected](std::string& text) -> std::string {
+        double value = 0;
+        const char* end = text.data() + text.size();
+        // from_chars alone would take "inf", "nan" and a leading minus.
+        const bool digit_first = !text.empty() && text[0] >= '0' && text[0] <= '9';
+        const auto [stop, error] = std::from_chars(text.data(), end, value, std::chars_format::general);
+        if (!digit_first || error != std::errc() || stop != end || value != std::floor(value) || value < min ||
+            value > max)
+          return fmt::format("expected {}, found \"{}\"", expected, printable(text));
+        text = fmt::format("{:.0f}", value);
+        return "";
+      },
+      expected);
 }
 
 void add_model_option(CLI::App& command, std::string& model) {

@@ -157,14 +157,10 @@ void run_tune(const TuneOptions& options) {
       throw InputError(fmt::format("--second-profile {}: kernel \"{}\": {}", printable(options.second_profile),
                                    printable(second->name), problem));
   }
-  if (!(options.threads >= 0) || options.threads > 1e15)
-    throw InputError("--threads: must be a thread count between 1 and 1e15");
   for (double w : options.work_per_thread)
     if (!(w >= 1e-6) || w > 1e6) throw InputError("--work-per-thread: each factor must be in [1e-6, 1e6]");
   for (double g : options.grid_blocks_per_sm)
     if (!(g > 0) || g > 1e6) throw InputError("--grid-blocks-per-sm: each count must be in (0, 1e6]");
-  for (double s : options.shared_bytes)
-    if (!(s >= 0) || s > 1e9) throw InputError("--shared-bytes: each size must be in [0, 1e9] bytes");
   std::vector<std::array<double, 3>> blocks;
   for (const auto& text : options.block_sizes) blocks.push_back(parse_block(text));
   if (options.fixed_tile && (!options.work_per_thread.empty() || !options.grid_blocks_per_sm.empty()))
@@ -250,10 +246,11 @@ void add_tune_command(CLI::App& app) {
       ->delimiter(',');
   command->add_option("--registers", options->registers, "Registers per thread to try (default: as profiled)")
       ->delimiter(',')
-      ->check(CLI::Range(1, 255));
+      ->transform(whole_number(1, 255));
   command->add_option("--shared-bytes", options->shared_bytes,
                       "Shared memory per block to try, bytes (default: the profiled bytes per thread x the block)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->transform(whole_number(0, 1e9));
   command->add_option("--work-per-thread", options->work_per_thread,
                       "Work of one thread as a multiple of the profiled thread's (coarsening; default 1)")
       ->delimiter(',');
@@ -264,9 +261,10 @@ void add_tune_command(CLI::App& app) {
                       "Also try persistent grids of this many blocks per SM, each thread doing its share of the problem")
       ->delimiter(',');
   command->add_option("--threads", options->threads,
-                      "Threads of the problem at the profiled per-thread work (default: profiled grid x block)");
+                      "Threads of the problem at the profiled per-thread work (default: profiled grid x block)")
+      ->transform(whole_number(1, 1e15));
   command->add_option("--top", options->top, "How many of the fastest predicted to mark worth measuring")
-      ->check(CLI::Range(1, 1000000));
+      ->transform(whole_number(1, 1e6));
   command->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   command->callback([options] { run_tune(*options); });

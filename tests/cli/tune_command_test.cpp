@@ -228,3 +228,70 @@ TEST_CASE("tune --second-profile: block sizes the line gives no work cannot be c
   }
   CHECK(refused_rows == 2);
 }
+
+TEST_CASE("numeric options take exactly what their message says, in tune and its sibling commands") {
+  const std::vector<std::string> tune{"tune", "--profile", kRun + "profiles/sweep_fma.json", "--device", kDevice,
+                                      "--block-sizes", "256", "--format", "json"};
+  const auto with = [](std::vector<std::string> args, const std::vector<std::string>& more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  struct Refused {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::string profile = kRun + "profiles/sweep_fma.json";
+  const std::vector<Refused> refused{
+      // --threads 1e-300 was "0 threads of work", every prediction 0 ms, under a message saying 1 to 1e15.
+      {with(tune, {"--threads", "1e-300"}), "--threads: expected a whole number from 1 to 1e+15, found \"1e-300\""},
+      {with(tune, {"--threads", "0"}), "--threads: expected a whole number from 1 to 1e+15"},
+      {with(tune, {"--threads", "0.5"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "1.5"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "-1"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "2e15"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "0x100"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "nan"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "inf"}), "--threads: expected a whole number"},
+      // "Value 1.5 not in range 1 to 255" said a value in the range was out of it.
+      {with(tune, {"--registers", "1.5"}), "--registers: expected a whole number from 1 to 255, found \"1.5\""},
+      {with(tune, {"--registers", "0x20"}), "--registers: expected a whole number from 1 to 255"},
+      {with(tune, {"--top", "1.5"}), "--top: expected a whole number from 1 to 1000000, found \"1.5\""},
+      {with(tune, {"--top", "0"}), "--top: expected a whole number from 1 to 1000000"},
+      {with(tune, {"--shared-bytes", "0.5"}), "--shared-bytes: expected a whole number from 0 to 1000000000"},
+      {with(tune, {"--shared-bytes", "-1"}), "--shared-bytes: expected a whole number from 0 to 1000000000"},
+      // "Value 0 not in range 0.000000 to 1.79...e308" contradicted itself.
+      {{"rank", "--profile", profile, "--device", kDevice, "--top", "0"},
+       "--top: expected a whole number from 1 to 1000000000, found \"0\""},
+      // Beyond the integer range these were clamped to the largest one without a word.
+      {{"rank", "--profile", profile, "--device", kDevice, "--top", "99999999999999999999"},
+       "--top: expected a whole number from 1 to 1000000000"},
+      {{"report", "--profile", profile, "--device", kDevice, "-o", "unused", "--top", "1.5"},
+       "--top: expected a whole number"},
+      {{"report", "--profile", profile, "--device", kDevice, "-o", "unused", "--quadrant-kernels", "1.5"},
+       "--quadrant-kernels: expected a whole number from 0 to 100, found \"1.5\""},
+      {{"split", "--profile", "thesis-redblack", "--kernel", "sor_red", "--blocks", "99999999999999999999"},
+       "--blocks: expected a whole number from 1 to 1e+15"},
+      {{"profile", "--launch-skip", "-1", "--", "true"}, "--launch-skip: expected a whole number from 0 to 1e+15"},
+      {{"profile", "--launch-count", "99999999999999999999", "--", "true"}, "--launch-count: expected a whole number"},
+      {{"profile", "--device", "-1", "--", "true"}, "--device: expected a whole number from 0 to 65535"},
+      {{"bench", "--device", "0.5", "--output", "unused.json"}, "--device: expected a whole number from 0 to 65535"},
+  };
+  for (const auto& r : refused) {
+    INFO(r.args.back() << " " << r.args[r.args.size() - 2]);
+    const auto result = run_roofcast(r.args);
+    CHECK(result.exit_code == 2);  // a usage error
+    CHECK_THAT(result.err, Catch::Contains(r.message));
+  }
+  // What the messages allow is taken, 1e6 as the whole number it is.
+  const auto million = run_roofcast(with(tune, {"--threads", "1e6", "--top", "1e3", "--registers", "32"}));
+  INFO(million.err);
+  REQUIRE(million.exit_code == 0);
+  const auto json = nlohmann::json::parse(million.out);
+  CHECK(json["problem_threads"] == 1e6);
+  CHECK(json["top"] == 1000);
+  const auto split = run_roofcast({"split", "--profile", "thesis-redblack", "--kernel", "sor_red", "--blocks", "1e3",
+                                   "--format", "json"});
+  INFO(split.err);
+  REQUIRE(split.exit_code == 0);
+  CHECK(nlohmann::json::parse(split.out)["total_blocks"] == 1000);
+}
