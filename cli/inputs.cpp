@@ -1,5 +1,7 @@
 #include "inputs.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 
@@ -49,6 +51,24 @@ std::vector<std::string> pipes_term_list() {
   std::vector<std::string> names;
   for (const auto& term : pipes_term_names()) names.emplace_back(term.name);
   return names;
+}
+
+CLI::Validator whole_number(double min, double max) {
+  const std::string expected = fmt::format("a whole number from {:.15g} to {:.15g}", min, max);
+  return CLI::Validator(
+      [min, max, expected](std::string& text) -> std::string {
+        double value = 0;
+        const char* end = text.data() + text.size();
+        // from_chars alone would take "inf", "nan" and a leading minus.
+        const bool digit_first = !text.empty() && text[0] >= '0' && text[0] <= '9';
+        const auto [stop, error] = std::from_chars(text.data(), end, value, std::chars_format::general);
+        if (!digit_first || error != std::errc() || stop != end || value != std::floor(value) || value < min ||
+            value > max)
+          return fmt::format("expected {}, found \"{}\"", expected, printable(text));
+        text = fmt::format("{:.0f}", value);
+        return "";
+      },
+      expected);
 }
 
 void add_model_option(CLI::App& command, std::string& model) {

@@ -27,7 +27,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    // --help and --version exit 0; a usage error (an unknown option, a value outside what the
+    // option's message states) exits 2, bad input 1.
+    return app.exit(error) == 0 ? 0 : 2;
   } catch (const roofcast::InputError& error) {
     // Messages quote names from input files: shown printable, never as raw control characters.
     std::cerr << "roofcast: " << roofcast::printable(error.what()) << "\n";

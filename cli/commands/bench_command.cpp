@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
+#include "inputs.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/profiler/companions.hpp"
 
@@ -61,7 +62,7 @@ void add_bench_command(CLI::App& app) {
   auto options = std::make_shared<BenchOptions>();
   CLI::App* command =
       app.add_subcommand("bench", "Characterize this machine's GPU with micro-benchmarks; write its device profile");
-  command->add_option("--device", options->device, "GPU index")->check(CLI::NonNegativeNumber);
+  command->add_option("--device", options->device, "GPU index")->transform(whole_number(0, 65535));
   command->add_flag("--quick", options->quick, "Smaller buffers, shorter launches, fewer roofline points");
   auto* output = command->add_option("--output", options->output,
                                      "Device profile to write (JSON; with --complete, default: FILE)");

@@ -27,6 +27,10 @@ void run_import(const ImportOptions& options) {
   const std::string source = printable(options.file);  // for messages and the profile's "importer"
   const nlohmann::json profile = options.tool == "ncu" ? profiler::import_ncu_csv(text, source, options.device)
                                                        : profiler::import_nvprof_csv(text, source, options.device);
+  // What the importer could not take over (a kernel without its measured time) is in the
+  // profile's notes, and said here.
+  for (const auto& note : profile.value("notes", nlohmann::json::array()))
+    std::cerr << fmt::format("roofcast import: warning: {}\n", printable(note.get<std::string>()));
   const std::string json = json_text(profile);
   // The result must be a profile roofcast reads: a missing thesis counter is named here.
   const KernelProfile parsed = parse_kernel_profile(json, source);

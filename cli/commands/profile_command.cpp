@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
+#include "inputs.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
@@ -129,10 +130,11 @@ void add_profile_command(CLI::App& app) {
                       "Counters for N launches of each kernel and launch shape (default 5; up to 3N where the "
                       "first run spreads them; which ones: --runs), scaled to all its launches; all: every launch");
   command->add_option("-k,--kernel-regex", request.kernel_regex, "Only kernels whose demangled name matches");
-  command->add_option("-s,--launch-skip", request.launch_skip, "Skip the first N matching launches");
+  command->add_option("-s,--launch-skip", request.launch_skip, "Skip the first N matching launches")
+      ->transform(whole_number(0, 1e15));
   command->add_option("-c,--launch-count", request.launch_count, "Record at most M matching launches")
-      ->check(CLI::NonNegativeNumber);
-  command->add_option("--device", request.device, "Only kernels on this device index")->check(CLI::NonNegativeNumber);
+      ->transform(whole_number(0, 1e15));
+  command->add_option("--device", request.device, "Only kernels on this device index")->transform(whole_number(0, 65535));
   command->add_option("--records-dir", request.records_dir, "Keep the collector's per-process records in this folder");
   command->add_flag("--list-metrics", options->list_metrics, "Print the metric set and its replay passes, then exit");
   command->add_option("--chip", options->chip, "With --list-metrics: answer for this chip offline (e.g. GH100)");

@@ -142,7 +142,7 @@ void add_rank_command(CLI::App& app) {
   command->add_option("--device", options->devices,
                       "Device: a bundled name or a device-profile file (repeatable; default: every bundled device)");
   command->add_flag("--all-devices", options->all_devices, "Rank every bundled device");
-  command->add_option("--top", options->top, "Longest kernels shown per device")->check(CLI::PositiveNumber);
+  command->add_option("--top", options->top, "Longest kernels shown per device")->transform(whole_number(1, 1e9));
   add_format_option(*command, options->format, {"table", "csv", "json", "markdown"});
   add_model_option(*command, options->model);
   command->add_option("--chart", options->chart, "Also draw the ranking as a bar chart (.svg, .png or .pdf)");

@@ -309,11 +309,11 @@ void add_report_command(CLI::App& app) {
   command->add_option("--output,-o", options->output, "Folder for index.html and charts/")->required();
   command->add_option("--quadrant-kernels", options->quadrant_kernels,
                       "Quadrant-split charts for this many of the most time-consuming kernels")
-      ->check(CLI::Range(0, 100));
+      ->transform(whole_number(0, 100));
   command->add_option("--top", options->top,
                       "Kernels in the tables and roofline charts of a larger profile: the N with the most predicted "
                       "time (default 50); every prediction is in predictions.csv beside index.html")
-      ->check(CLI::PositiveNumber);
+      ->transform(whole_number(1, 1e9));
   command->add_flag("--all-diagnostics", options->all_diagnostics,
                     "diagnostics.csv: every kernel's diagnostics, not only those of the kernels the tables show "
                     "(slower on a large profile)");

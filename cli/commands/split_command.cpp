@@ -106,7 +106,7 @@ void add_split_command(CLI::App& app) {
   command->add_flag("--all-devices", options->all_devices, "Split across every bundled device");
   command->add_option("--blocks", options->blocks,
                       "Thread blocks of the kernel (its grid size; default: the grid the profile recorded)")
-      ->check(CLI::PositiveNumber);
+      ->transform(whole_number(1, 1e15));
   add_format_option(*command, options->format, {"table", "csv", "json", "markdown"});
   add_model_option(*command, options->model);
   command->callback([options] { run_split(*options); });

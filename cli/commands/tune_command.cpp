@@ -81,15 +81,19 @@ const KernelRecord& find_second_kernel(const KernelProfile& profile, const std::
                                profile.kernels.size(), printable(name)));
 }
 
+// Whether `t` was predicted: only those are ranked.
+bool predicted(const TunedLaunch& t) { return t.problem.empty() && t.cannot_cost.empty(); }
+
+// `rank`: its place among the predicted configurations (left out for one that was not).
 nlohmann::json launch_json(const TunedLaunch& t, size_t rank) {
-  nlohmann::json j = {{"rank", rank},
-                       {"block", t.shape.block},
+  nlohmann::json j = {{"block", t.shape.block},
                        {"threads_per_block", t.shape.threads_per_block()},
                        {"blocks", t.shape.blocks()},
                        {"registers_per_thread", t.shape.registers_per_thread},
                        {"shared_bytes_per_block", t.shape.shared_bytes_per_block()},
                        {"work_per_thread", t.candidate.work_per_thread},
                        {"profiled", t.profiled}};
+  if (predicted(t)) j["rank"] = rank;
   if (!t.problem.empty()) {
     j["problem"] = t.problem;
     return j;
@@ -99,6 +103,11 @@ nlohmann::json launch_json(const TunedLaunch& t, size_t rank) {
   j["occupancy"] = t.occupancy_share;
   j["waves"] = t.waves;
   j["tail_idle_share"] = t.tail_idle_share;
+  if (!t.cannot_cost.empty()) {
+    j["cannot_cost"] = t.cannot_cost;
+    j["worth_measuring"] = false;
+    return j;
+  }
   j["predicted_ms"] = t.prediction.predicted_ms;
   j["predicted_ms_per_launch"] = t.per_launch_ms;
   j["compute_ms"] = t.prediction.compute_ms;
@@ -114,8 +123,9 @@ nlohmann::json launch_json(const TunedLaunch& t, size_t rank) {
 void add_rows(const LaunchTuning& tuning, Table& table) {
   size_t rank = 0;
   for (const auto& t : tuning.ranked) {
-    ++rank;
-    std::vector<std::string> row{tuning.device, fmt::format("{}", rank), block_text(t.shape.block) + (t.profiled ? " *" : ""),
+    if (predicted(t)) ++rank;
+    std::vector<std::string> row{tuning.device, predicted(t) ? fmt::format("{}", rank) : "-",
+                                 block_text(t.shape.block) + (t.profiled ? " *" : ""),
                                  fmt::format("{:.0f}", t.shape.blocks()), fmt::format("{}", t.shape.registers_per_thread),
                                  fmt::format("{:.0f}", t.shape.shared_bytes_per_block()),
                                  fmt::format("{:.3g}", t.candidate.work_per_thread)};
@@ -126,9 +136,12 @@ void add_rows(const LaunchTuning& tuning, Table& table) {
       row.insert(row.end(), {known ? fmt::format("{}", t.occupancy.blocks_per_sm) : "?",
                              known ? fmt::format("{:.0f}", 100 * t.occupancy_share) : "?",
                              known ? t.occupancy.limiter : "?", known ? fmt::format("{:.2f}", t.waves) : "?",
-                             fmt::format("{:.0f}", 100 * t.tail_idle_share),
-                             fmt::format("{:.4f}", t.per_launch_ms), fmt::format("{:.2f}", t.speedup),
-                             t.prediction.limiter, t.worth_measuring ? "yes" : ""});
+                             fmt::format("{:.0f}", 100 * t.tail_idle_share)});
+      if (!t.cannot_cost.empty())
+        row.insert(row.end(), {"-", "-", "cannot be costed: " + t.cannot_cost, ""});
+      else
+        row.insert(row.end(), {fmt::format("{:.4f}", t.per_launch_ms), fmt::format("{:.2f}", t.speedup),
+                               t.prediction.limiter, t.worth_measuring ? "yes" : ""});
     }
     table.add_row(row);
   }
@@ -148,14 +161,10 @@ void run_tune(const TuneOptions& options) {
       throw InputError(fmt::format("--second-profile {}: kernel \"{}\": {}", printable(options.second_profile),
                                    printable(second->name), problem));
   }
-  if (!(options.threads >= 0) || options.threads > 1e15)
-    throw InputError("--threads: must be a thread count between 1 and 1e15");
   for (double w : options.work_per_thread)
     if (!(w >= 1e-6) || w > 1e6) throw InputError("--work-per-thread: each factor must be in [1e-6, 1e6]");
   for (double g : options.grid_blocks_per_sm)
     if (!(g > 0) || g > 1e6) throw InputError("--grid-blocks-per-sm: each count must be in (0, 1e6]");
-  for (double s : options.shared_bytes)
-    if (!(s >= 0) || s > 1e9) throw InputError("--shared-bytes: each size must be in [0, 1e9] bytes");
   std::vector<std::array<double, 3>> blocks;
   for (const auto& text : options.block_sizes) blocks.push_back(parse_block(text));
   if (options.fixed_tile && (!options.work_per_thread.empty() || !options.grid_blocks_per_sm.empty()))
@@ -177,7 +186,8 @@ void run_tune(const TuneOptions& options) {
     nlohmann::json devices_json = nlohmann::json::array();
     for (const auto& tuning : tunings) {
       nlohmann::json launches = nlohmann::json::array();
-      for (size_t i = 0; i < tuning.ranked.size(); ++i) launches.push_back(launch_json(tuning.ranked[i], i + 1));
+      size_t rank = 0;
+      for (const auto& launch : tuning.ranked) launches.push_back(launch_json(launch, predicted(launch) ? ++rank : 0));
       devices_json.push_back({{"device", tuning.device}, {"launches", launches}, {"not_modelled", tuning.not_modelled}});
     }
     nlohmann::json out = {{"format", "roofcast-tune"}, {"version", 1}, {"model", model},
@@ -243,10 +253,11 @@ void add_tune_command(CLI::App& app) {
       ->delimiter(',');
   command->add_option("--registers", options->registers, "Registers per thread to try (default: as profiled)")
       ->delimiter(',')
-      ->check(CLI::Range(1, 255));
+      ->transform(whole_number(1, 255));
   command->add_option("--shared-bytes", options->shared_bytes,
                       "Shared memory per block to try, bytes (default: the profiled bytes per thread x the block)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->transform(whole_number(0, 1e9));
   command->add_option("--work-per-thread", options->work_per_thread,
                       "Work of one thread as a multiple of the profiled thread's (coarsening; default 1)")
       ->delimiter(',');
@@ -257,9 +268,10 @@ void add_tune_command(CLI::App& app) {
                       "Also try persistent grids of this many blocks per SM, each thread doing its share of the problem")
       ->delimiter(',');
   command->add_option("--threads", options->threads,
-                      "Threads of the problem at the profiled per-thread work (default: profiled grid x block)");
+                      "Threads of the problem at the profiled per-thread work (default: profiled grid x block)")
+      ->transform(whole_number(1, 1e15));
   command->add_option("--top", options->top, "How many of the fastest predicted to mark worth measuring")
-      ->check(CLI::Range(1, 1000000));
+      ->transform(whole_number(1, 1e6));
   command->add_option("--format", options->format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   add_ablate_option(*command, options->terms_off);

@@ -1,7 +1,7 @@
 #include "roofcast/profiler/csv_records.hpp"
 
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -36,14 +36,60 @@ std::vector<std::string> split_csv_line(std::string_view line) {
   return fields;
 }
 
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The digits at `text[at]` onward; `at` moves past them. Returns how many.
+size_t skip_digits(std::string_view text, size_t& at) {
+  const size_t start = at;
+  while (at < text.size() && is_digit(text[at])) ++at;
+  return at - start;
+}
+
+// The integer part at `text[at]`: plain digits, or digits grouped in thousands ("1,234,567":
+// one to three digits, then groups of exactly three, each after one comma). Appends the
+// digits to `number`; false when the part is not one of these.
+bool integer_part(std::string_view text, size_t& at, std::string& number) {
+  const size_t start = at;
+  const size_t leading = skip_digits(text, at);
+  if (leading == 0) return false;
+  number.append(text.substr(start, leading));
+  if (at >= text.size() || text[at] != ',') return true;
+  if (leading > 3 || text[start] == '0') return false;
+  while (at < text.size() && text[at] == ',') {
+    const size_t group = ++at;
+    if (skip_digits(text, at) != 3) return false;
+    number.append(text.substr(group, 3));
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<double> parse_csv_number(std::string_view cell) {
-  std::string digits;
-  for (char c : cell)
-    if (c != ',' && c != ' ') digits += c;
-  if (digits.empty()) return std::nullopt;
-  char* end = nullptr;
-  const double value = std::strtod(digits.c_str(), &end);
-  if (end != digits.c_str() + digits.size() || !std::isfinite(value)) return std::nullopt;
+  // [sign] integer-part [. digits] [e|E [sign] digits]
+  std::string number;
+  size_t at = 0;
+  if (at < cell.size() && (cell[at] == '-' || cell[at] == '+')) number += cell[at++];
+  if (!integer_part(cell, at, number)) return std::nullopt;
+  if (at < cell.size() && cell[at] == '.') {
+    const size_t fraction = ++at;
+    if (skip_digits(cell, at) == 0) return std::nullopt;
+    number += '.';
+    number.append(cell.substr(fraction, at - fraction));
+  }
+  if (at < cell.size() && (cell[at] == 'e' || cell[at] == 'E')) {
+    const size_t exponent = at++;
+    if (at < cell.size() && (cell[at] == '-' || cell[at] == '+')) ++at;
+    if (skip_digits(cell, at) == 0) return std::nullopt;
+    number.append(cell.substr(exponent, at - exponent));
+  }
+  if (at != cell.size()) return std::nullopt;
+  double value = 0;
+  const char* end = number.data() + number.size();
+  const auto [stop, error] = std::from_chars(number.data() + (number[0] == '+'), end, value);
+  if (error != std::errc() || stop != end || !std::isfinite(value)) return std::nullopt;
   return value;
 }
 

@@ -71,9 +71,10 @@ struct KernelRows {
   std::map<std::string, double> counters;
   std::map<std::string, int64_t> counted;
   std::set<std::string> not_available;  // metrics ncu wrote as "n/a" (or left empty) for some launch
+  int64_t launches_without_duration = 0;  // of those, the launches whose duration is n/a
 };
 
-// Kernel time: gpu__time_duration.sum, in milliseconds, when its unit is a time unit.
+// Kernel time: gpu__time_duration.sum, in milliseconds (its unit must be a time unit).
 constexpr std::string_view kDuration = "gpu__time_duration.sum";
 
 }  // namespace
@@ -90,22 +91,43 @@ nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, 
     throw InputError(fmt::format("{}:{}: no \"Kernel Name\" column; expected ncu --csv --page raw", source,
                                  records.line_number()));
   // Metric columns: everything after the launch-description columns, named like unit__counter.
+  // A column the importer reads that appears twice is ambiguous: refused.
   std::vector<size_t> metric_columns;
-  for (size_t i = 0; i < header.size(); ++i)
+  std::map<std::string_view, size_t> first_column;
+  for (size_t i = 0; i < header.size(); ++i) {
+    const bool read = is_counter_column(header[i]) || header[i] == "Kernel Name" ||
+                      header[i] == "device__attribute_display_name" || i == 0;
+    if (!read) continue;
+    if (const auto [earlier, added] = first_column.try_emplace(header[i], i); !added)
+      throw InputError(fmt::format("{}:{}: column \"{}\" appears twice (columns {} and {}): which one to read is "
+                                   "ambiguous",
+                                   source, records.line_number(), printable(header[i]), earlier->second + 1, i + 1));
     if (is_counter_column(header[i])) metric_columns.push_back(i);
+  }
   if (metric_columns.empty())
     throw InputError(fmt::format("{}:{}: the CSV has no metric columns", source, records.line_number()));
 
-  std::vector<std::string> units(header.size());
+  // The units row, right after the header (its ID cell empty): ncu writes one.
+  std::vector<std::string> units;
+  if (!records.next(units) || !units[0].empty())
+    throw InputError(fmt::format("{}:{}: no units row after the header (its first cell empty); expected ncu --csv "
+                                 "--page raw",
+                                 source, records.line_number()));
+  const auto duration_column = records.column(std::string(kDuration));
+  if (duration_column && !nanoseconds_in(units[*duration_column]))
+    throw InputError(fmt::format("{}:{}: {}: unit \"{}\" is not a time unit (expected ns, us, ms, s, nsecond, "
+                                 "usecond, msecond or second)",
+                                 source, records.line_number(), kDuration, printable(units[*duration_column])));
+
   std::vector<KernelRows> kernels;
   std::map<std::string, size_t> position;
   std::string device_column_name;
   const auto display_name = records.column("device__attribute_display_name");
   for (std::vector<std::string> fields; records.next(fields);) {
-    if (fields[0].empty()) {  // the units row
-      units = fields;
-      continue;
-    }
+    if (fields[0].empty())
+      throw InputError(fmt::format("{}:{}: a row with an empty ID cell: only the row right after the header can be "
+                                   "the units row",
+                                   source, records.line_number()));
     const std::string& name = fields[*name_column];
     auto [it, added] = position.try_emplace(name, kernels.size());
     if (added) {
@@ -120,6 +142,7 @@ nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, 
       const std::string& cell = fields[i];
       if (cell.empty() || cell == "n/a") {
         kernel.not_available.insert(metric);
+        if (metric == kDuration) ++kernel.launches_without_duration;
         continue;
       }
       const std::optional<double> value = parse_csv_number(cell);
@@ -133,7 +156,7 @@ nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, 
       if (in_base_units > input_limits::kLargest)
         fail(fmt::format("{:g} is beyond the largest value roofcast reads ({:g})", in_base_units,
                          input_limits::kLargest));
-      if (metric == kDuration && nanoseconds_in(units[i])) {
+      if (metric == kDuration) {
         kernel.duration_ms += in_base_units * 1e-6;
         kernel.has_duration = true;
         continue;
@@ -145,7 +168,11 @@ nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, 
   if (kernels.empty()) throw InputError(fmt::format("{}: the CSV has a header but no kernel rows", source));
 
   nlohmann::json list = nlohmann::json::array();
+  nlohmann::json notes = nlohmann::json::array();
   for (auto& kernel : kernels) {
+    if (kernel.launches_without_duration > 0)
+      notes.push_back(fmt::format("kernel \"{}\": {} is n/a for {} of its {} launches: no measured time", kernel.name,
+                                  kDuration, kernel.launches_without_duration, kernel.invocations));
     // A metric not available for one launch is left out rather than summed over the others.
     for (const auto& metric : kernel.not_available) kernel.counters.erase(metric);
     for (auto& [metric, value] : kernel.counters) {
@@ -165,6 +192,7 @@ nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, 
   if (!device.empty()) profile["reference_device"] = device;
   profile["importer"] = {{"tool", "ncu"}, {"source", source}};
   profile["kernels"] = list;
+  if (!notes.empty()) profile["notes"] = notes;
   return profile;
 }
 

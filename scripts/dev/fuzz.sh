@@ -17,7 +17,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-all_targets=(device_json kernel_profile_json measured_json validation_json ncu_csv nvprof_csv launch_records)
+all_targets=(device_json kernel_profile_json measured_json validation_json ncu_csv nvprof_csv launch_records
+             tune_two_profiles)
 seconds=60
 seconds_given=0
 runs=""
@@ -74,9 +75,9 @@ show_finding() { grep -E "FUZZ FINDING|ERROR:|runtime error:|SUMMARY:|Test unit 
 # The last value of libFuzzer's final statistic $2 in log $1, or "?".
 final_stat() { grep -o "^stat::$2: *[0-9]*" "$1" | tail -1 | grep -o '[0-9]*$' || echo "?"; }
 
-# Extra libFuzzer options of a target: the ncu CSV seeds are whole reports of many kernels, and
-# parsing one costs ~1 ms; inputs up to 4 KB still hold a header and several rows.
-extra_options() { [[ $1 == ncu_csv ]] && echo "-max_len=4096" || true; }
+# Extra libFuzzer options of a target: its -max_len, where tests/fuzz/max_len.txt gives one (the
+# one place it is set; the ctest fuzz_seeds_fit_max_len checks every seed fits it).
+extra_options() { awk -v target="$1" '$1 == target && NF == 2 { print "-max_len=" $2 }' tests/fuzz/max_len.txt; }
 
 mkdir -p build-fuzz/logs
 # fuzz_target NAME: replays and fuzzes one target; its table row goes to build-fuzz/logs/NAME.row

@@ -33,7 +33,9 @@ def predicted_ms(roofcast, folder, kernel, first, second, threads, registers):
     out = json.loads(subprocess.run(args, check=True, capture_output=True, text=True).stdout)
     for launch in out["devices"][0]["launches"]:
         if launch["threads_per_block"] == threads and launch["registers_per_thread"] == registers:
-            return launch.get("predicted_ms_per_launch")  # absent: cannot launch
+            if "cannot_cost" in launch:
+                return "cannot be costed"  # the line gives its block no work
+            return launch.get("predicted_ms_per_launch", "cannot launch")
     raise SystemExit(f"no {threads}-thread candidate with {registers} registers in tune's output")
 
 
@@ -54,10 +56,10 @@ def main():
     runs = [(a, None) for a in BLOCKS] + list(itertools.combinations(BLOCKS, 2))
     for first, second in runs:
         times = {t: predicted_ms(roofcast, folder, kernel, first, second, t, registers[t]) for t in BLOCKS}
-        ranked = [t for t in BLOCKS if times[t] is not None]
+        ranked = [t for t in BLOCKS if not isinstance(times[t], str)]
         rho = summary.spearman([times[t] for t in ranked], [measured[t] for t in ranked])
         top = min(ranked, key=lambda t: times[t])
-        cells = " | ".join(f"{times[t]:.3f}" if times[t] is not None else "cannot launch" for t in BLOCKS)
+        cells = " | ".join(times[t] if isinstance(times[t], str) else f"{times[t]:.3f}" for t in BLOCKS)
         name = f"{first}" + (f" + {second}" if second else "")
         lines.append(f"| {name} | {cells} | {rho:.2f} | {top} | {100 * (measured[top] / measured[best] - 1):.1f} % |")
     name = "two-profiles.md" if kernel == "sweep_sgemm" else f"{kernel}-two-profiles.md"

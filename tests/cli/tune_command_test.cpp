@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -9,12 +10,32 @@
 #include "run_command.hpp"
 
 using roofcast::testing::run_roofcast;
+using roofcast::testing::temporary_file;
 
 namespace {
 
 // Profiles and the device profile of the H100 run in docs/validation/2026-11-25-tune.
 const std::string kRun = std::string(ROOFCAST_SOURCE_DIR) + "/docs/validation/2026-11-25-tune/";
 const std::string kDevice = kRun + "device.json";
+
+// A profile of kernel "k": 4096 blocks of `threads`, each warp issuing `per_warp` instructions
+// (half of them FMAs).
+std::string tile_profile(int threads, int per_warp) {
+  const double warps = 4096.0 * threads / 32, instructions = warps * per_warp;
+  nlohmann::json counters = {{"inst_executed", instructions}, {"inst_fp_32", instructions * 16},
+                             {"inst_integer", instructions / 4}, {"inst_compute_ld_st", instructions / 4},
+                             {"flop_count_sp_fma", instructions * 8}, {"flop_count_dp_fma", 0}, {"inst_fp_64", 0},
+                             {"dram_read_transactions", 4096 * 64}, {"dram_write_transactions", 4096 * 32},
+                             {"smsp__inst_executed_pipe_fma.sum", instructions / 2}, {"sm__warps_launched.sum", warps}};
+  nlohmann::json profile = {
+      {"format", "roofcast-profile"},
+      {"version", 1},
+      {"kernels",
+       {{{"name", "k"}, {"invocations", 1}, {"measured_ms", 1.0}, {"counters", counters},
+         {"launch_shapes",
+          {{{"grid", {4096, 1, 1}}, {"block", {threads, 1, 1}}, {"invocations", 1}, {"registers", 32}}}}}}}};
+  return profile.dump();
+}
 
 }  // namespace
 
@@ -160,4 +181,117 @@ TEST_CASE("explain diagnoses the bad variant and leaves the good one alone") {
   const auto good = run_roofcast({"explain", "--profile", kRun + "profiles/transpose_padded.json", "--device", kDevice});
   REQUIRE(good.exit_code == 0);
   CHECK(good.out.find("if fixed") == std::string::npos);
+}
+
+TEST_CASE("tune --second-profile: block sizes the line gives no work cannot be costed, in every format") {
+  // 1000 instructions per warp at 256 threads, 100 at 512: a block's work falls by 800 per warp
+  // it gains, below zero from 18 warps on. Those were once ranked first at the launch time alone.
+  const std::string first = temporary_file("first.json", tile_profile(256, 1000));
+  const std::string second = temporary_file("second.json", tile_profile(512, 100));
+  const std::vector<std::string> args{"tune", "--profile", first, "--second-profile", second, "--device", kDevice,
+                                      "--fixed-tile", "--block-sizes", "128,512,768,1024", "--top", "10"};
+  auto json_args = args;
+  json_args.insert(json_args.end(), {"--format", "json"});
+  const auto json = run_roofcast(json_args);
+  INFO(json.err);
+  REQUIRE(json.exit_code == 0);
+  const auto launches = nlohmann::json::parse(json.out)["devices"][0]["launches"];
+  REQUIRE(launches.size() == 5);  // and the profiled 256
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const auto& launch = launches[i];
+    INFO(launch.dump());
+    const bool beyond = launch["threads_per_block"].get<double>() > 512;
+    CHECK(launch.contains("cannot_cost") == beyond);
+    CHECK(launch["worth_measuring"] == !beyond);
+    CHECK(launch.contains("predicted_ms") == !beyond);
+    CHECK(launch.contains("rank") == !beyond);
+    CHECK(beyond == (i >= 3));  // after every prediction
+    if (beyond) CHECK_THAT(launch["cannot_cost"].get<std::string>(), Catch::Contains("extrapolated below zero"));
+  }
+
+  const auto table = run_roofcast(args);
+  REQUIRE(table.exit_code == 0);
+  CHECK_THAT(table.out, Catch::Contains("cannot be costed: the two profiles' line gives a 24-warp block"));
+  CHECK_THAT(table.out, Catch::Contains("cannot be costed: the two profiles' line gives a 32-warp block"));
+  CHECK_THAT(table.out, !Catch::Contains("0.0000"));
+  auto csv_args = args;
+  csv_args.insert(csv_args.end(), {"--format", "csv"});
+  const auto csv = run_roofcast(csv_args);
+  REQUIRE(csv.exit_code == 0);
+  std::istringstream lines(csv.out);
+  size_t refused_rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("cannot be costed") == std::string::npos) continue;
+    ++refused_rows;
+    CHECK_THAT(line, Catch::StartsWith("NVIDIA H100 80GB HBM3,-,"));  // no rank
+    CHECK_THAT(line, !Catch::EndsWith("yes"));
+  }
+  CHECK(refused_rows == 2);
+}
+
+TEST_CASE("numeric options take exactly what their message says, in tune and its sibling commands") {
+  const std::vector<std::string> tune{"tune", "--profile", kRun + "profiles/sweep_fma.json", "--device", kDevice,
+                                      "--block-sizes", "256", "--format", "json"};
+  const auto with = [](std::vector<std::string> args, const std::vector<std::string>& more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+  };
+  struct Refused {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::string profile = kRun + "profiles/sweep_fma.json";
+  const std::vector<Refused> refused{
+      // --threads 1e-300 was "0 threads of work", every prediction 0 ms, under a message saying 1 to 1e15.
+      {with(tune, {"--threads", "1e-300"}), "--threads: expected a whole number from 1 to 1e+15, found \"1e-300\""},
+      {with(tune, {"--threads", "0"}), "--threads: expected a whole number from 1 to 1e+15"},
+      {with(tune, {"--threads", "0.5"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "1.5"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "-1"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "2e15"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "0x100"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "nan"}), "--threads: expected a whole number"},
+      {with(tune, {"--threads", "inf"}), "--threads: expected a whole number"},
+      // "Value 1.5 not in range 1 to 255" said a value in the range was out of it.
+      {with(tune, {"--registers", "1.5"}), "--registers: expected a whole number from 1 to 255, found \"1.5\""},
+      {with(tune, {"--registers", "0x20"}), "--registers: expected a whole number from 1 to 255"},
+      {with(tune, {"--top", "1.5"}), "--top: expected a whole number from 1 to 1000000, found \"1.5\""},
+      {with(tune, {"--top", "0"}), "--top: expected a whole number from 1 to 1000000"},
+      {with(tune, {"--shared-bytes", "0.5"}), "--shared-bytes: expected a whole number from 0 to 1000000000"},
+      {with(tune, {"--shared-bytes", "-1"}), "--shared-bytes: expected a whole number from 0 to 1000000000"},
+      // "Value 0 not in range 0.000000 to 1.79...e308" contradicted itself.
+      {{"rank", "--profile", profile, "--device", kDevice, "--top", "0"},
+       "--top: expected a whole number from 1 to 1000000000, found \"0\""},
+      // Beyond the integer range these were clamped to the largest one without a word.
+      {{"rank", "--profile", profile, "--device", kDevice, "--top", "99999999999999999999"},
+       "--top: expected a whole number from 1 to 1000000000"},
+      {{"report", "--profile", profile, "--device", kDevice, "-o", "unused", "--top", "1.5"},
+       "--top: expected a whole number"},
+      {{"report", "--profile", profile, "--device", kDevice, "-o", "unused", "--quadrant-kernels", "1.5"},
+       "--quadrant-kernels: expected a whole number from 0 to 100, found \"1.5\""},
+      {{"split", "--profile", "thesis-redblack", "--kernel", "sor_red", "--blocks", "99999999999999999999"},
+       "--blocks: expected a whole number from 1 to 1e+15"},
+      {{"profile", "--launch-skip", "-1", "--", "true"}, "--launch-skip: expected a whole number from 0 to 1e+15"},
+      {{"profile", "--launch-count", "99999999999999999999", "--", "true"}, "--launch-count: expected a whole number"},
+      {{"profile", "--device", "-1", "--", "true"}, "--device: expected a whole number from 0 to 65535"},
+      {{"bench", "--device", "0.5", "--output", "unused.json"}, "--device: expected a whole number from 0 to 65535"},
+  };
+  for (const auto& r : refused) {
+    INFO(r.args.back() << " " << r.args[r.args.size() - 2]);
+    const auto result = run_roofcast(r.args);
+    CHECK(result.exit_code == 2);  // a usage error
+    CHECK_THAT(result.err, Catch::Contains(r.message));
+  }
+  // What the messages allow is taken, 1e6 as the whole number it is.
+  const auto million = run_roofcast(with(tune, {"--threads", "1e6", "--top", "1e3", "--registers", "32"}));
+  INFO(million.err);
+  REQUIRE(million.exit_code == 0);
+  const auto json = nlohmann::json::parse(million.out);
+  CHECK(json["problem_threads"] == 1e6);
+  CHECK(json["top"] == 1000);
+  const auto split = run_roofcast({"split", "--profile", "thesis-redblack", "--kernel", "sor_red", "--blocks", "1e3",
+                                   "--format", "json"});
+  INFO(split.err);
+  REQUIRE(split.exit_code == 0);
+  CHECK(nlohmann::json::parse(split.out)["total_blocks"] == 1000);
 }

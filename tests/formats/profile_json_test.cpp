@@ -1,5 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "roofcast/formats/input_error.hpp"
@@ -375,4 +380,58 @@ TEST_CASE("a device profile's details are written beside the format's fields, ne
   CHECK(document["device"]["sm_count"] == 10);
   CHECK(document["provenance"]["command"] == "bench");
   CHECK(roofcast::parse_device_profile(document.dump(), "d.json").sm_count == 10);
+}
+
+TEST_CASE("a device profile with a wrong JSON type where an object, number or string belongs is refused") {
+  // `"device": [1]` was once ignored: predictions then ran without the SM count.
+  const std::vector<std::pair<std::function<void(json&)>, std::string>> cases{
+      {[](json& d) { d["device"] = json::array({1}); }, "bad.json: device: expected an object, found array"},
+      {[](json& d) { d["device"] = 132; }, "bad.json: device: expected an object, found number"},
+      {[](json& d) { d["device"] = "H100"; }, "bad.json: device: expected an object, found string"},
+      {[](json& d) { d["device"] = {{"sm_count", "132"}}; },
+       "bad.json: device.sm_count: expected a number, found string"},
+      {[](json& d) { d["device"] = {{"sm_count", nullptr}}; },
+       "bad.json: device.sm_count: expected a number, found null"},
+      {[](json& d) { d["device"] = {{"l2_bytes", json::array({1})}}; },
+       "bad.json: device.l2_bytes: expected a number, found array"},
+      {[](json& d) { d["device"] = {{"max_threads_per_sm", true}}; },
+       "bad.json: device.max_threads_per_sm: expected a number, found boolean"},
+      {[](json& d) { d["clocks"] = json::array({1980}); }, "bad.json: clocks: expected an object, found array"},
+      {[](json& d) { d["clocks"] = {{"sm_clock_mhz_in_kernel", "1980"}}; },
+       "bad.json: clocks.sm_clock_mhz_in_kernel: expected a number, found string"},
+      {[](json& d) { d["throughput"] = json::array(); }, "bad.json: throughput: expected an object, found array"},
+      {[](json& d) { d["throughput"]["fp32_gflops"] = "1940"; },
+       "bad.json: throughput.fp32_gflops: expected a number, found string"},
+      {[](json& d) { d["throughput"]["dram_read_gbps"] = "3000"; },
+       "bad.json: throughput.dram_read_gbps: expected a number, found string"},
+      {[](json& d) { d["throughput"]["latency_ffma_ns"] = json::object(); },
+       "bad.json: throughput.latency_ffma_ns: expected a number, found object"},
+      {[](json& d) { d["throughput"]["note"] = json::array({"a"}); },
+       "bad.json: throughput.note: expected a number (or a string: a note), found array"},
+      {[](json& d) { d["throughput"]["pipe_fma_gwips"] = nullptr; },
+       "bad.json: throughput.pipe_fma_gwips: expected a number, found null"},
+      {[](json& d) { d["transfers"] = json::array(); }, "bad.json: transfers: expected an object, found array"},
+      {[](json& d) { d["transfers"] = {{"d2d", 5}}; }, "bad.json: transfers.d2d: expected an object, found number"},
+      {[](json& d) { d["transfers"] = {{"d2d", {{"bandwidth_gbps", "1"}, {"latency_us", 1}}}}; },
+       "bad.json: transfers.d2d.bandwidth_gbps: expected a number, found string"},
+      {[](json& d) { d["roofline_sweep"] = json::object(); },
+       "bad.json: roofline_sweep: expected an array, found object"},
+      {[](json& d) { d["roofline_sweep"] = json::array({1}); },
+       "bad.json: roofline_sweep[0]: expected an object, found number"},
+      {[](json& d) { d["name"] = json::array({"H100"}); }, "bad.json: name: expected a string, found array"},
+  };
+  for (const auto& [spoil, message] : cases) {
+    json d = valid_device();
+    spoil(d);
+    INFO(d.dump());
+    CHECK(device_error(d) == message);
+  }
+  // Hardware details roofcast does not read keep any type, and a note stays a note.
+  json d = valid_device();
+  d["device"] = {{"sm_count", 132}, {"arch", "sm_90"}, {"nvml", {{"clocks", json::array()}}}};
+  d["clocks"] = {{"sm_clock_mhz_in_kernel", 1980}, {"nvml_sm_clock_mhz", {{"min", 1}}}};
+  d["throughput"]["note"] = "measured at base clocks";
+  const auto device = roofcast::parse_device_profile(d.dump(), "d.json");
+  CHECK(device.sm_count == 132);
+  CHECK(device.sm_clock_mhz == 1980);
 }

@@ -30,17 +30,6 @@ void check_thesis(const ThesisPrediction& p, const std::string& where) {
   if (std::isnan(p.O_krn) || p.O_krn < 0) finding("thesis O_krn NaN or negative", where);
 }
 
-void check_pipes(const PipesPrediction& p, const std::string& where) {
-  for (const auto& [value, name] : {std::pair{p.compute_ms, "compute_ms"}, {p.memory_ms, "memory_ms"},
-                                    {p.blocks, "blocks"}, {p.compute_wave_factor, "compute_wave_factor"},
-                                    {p.launch_ms, "launch_ms"}, {p.dispatch_ms, "dispatch_ms"},
-                                    {p.predicted_ms, "predicted_ms"}})
-    check_finite_non_negative(value, fmt::format("pipes {} of {}", name, where));
-  if (p.blocks_per_sm < 0) finding("pipes blocks_per_sm negative", where);
-  for (const auto* costs : {&p.compute, &p.memory})
-    for (const auto& cost : *costs) check_finite_non_negative(cost.ms, fmt::format("pipes cost {} of {}", cost.name, where));
-}
-
 void check_prediction(const ProfilePrediction& prediction) {
   for (const auto& k : prediction.kernels) {
     const std::string where = fmt::format("kernel \"{}\" on {}", k.kernel, k.device);
@@ -69,6 +58,17 @@ void finding(std::string_view what, std::string_view detail) {
 
 void check_finite_non_negative(double value, std::string_view what) {
   if (!std::isfinite(value) || value < 0) finding(fmt::format("{} = {}", what, value), "not finite and >= 0");
+}
+
+void check_pipes(const PipesPrediction& p, const std::string& where) {
+  for (const auto& [value, name] : {std::pair{p.compute_ms, "compute_ms"}, {p.memory_ms, "memory_ms"},
+                                    {p.blocks, "blocks"}, {p.compute_wave_factor, "compute_wave_factor"},
+                                    {p.launch_ms, "launch_ms"}, {p.dispatch_ms, "dispatch_ms"},
+                                    {p.predicted_ms, "predicted_ms"}})
+    check_finite_non_negative(value, fmt::format("pipes {} of {}", name, where));
+  if (p.blocks_per_sm < 0) finding("pipes blocks_per_sm negative", where);
+  for (const auto* costs : {&p.compute, &p.memory})
+    for (const auto& cost : *costs) check_finite_non_negative(cost.ms, fmt::format("pipes cost {} of {}", cost.name, where));
 }
 
 void check_device(const DeviceProfile& device) {

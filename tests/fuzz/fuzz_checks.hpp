@@ -16,6 +16,7 @@
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
+#include "roofcast/model/pipes_prediction.hpp"
 
 namespace roofcast::fuzz {
 
@@ -59,6 +60,9 @@ void check_reads_back(std::string_view what, Read read) {
     finding(what, error.what());
   }
 }
+
+// Every number of a pipes-model prediction is finite and >= 0; `where` names the kernel and device.
+void check_pipes(const PipesPrediction& prediction, const std::string& where);
 
 // Predicts every kernel of `profile` on every device in `devices` with the thesis model (with
 // the utilization correction when the profile's reference device is among them) and with the

@@ -389,3 +389,52 @@ TEST_CASE("tune --ablate reference-time: every configuration as for a profile ti
     CHECK_FALSE(with_threads(without, threads).prediction.reference_time.acted());
   }
 }
+
+TEST_CASE("tune with a second configuration: a block the line gives no work cannot be costed, never ranked") {
+  // A fixed tile of 4096 blocks: 8000 FMA-pipe instructions per block at 8 warps, 1600 at 16:
+  // 800 fewer per warp a block gains, so at 24 warps the line is below zero (-4800).
+  const auto first = kernel(4096, 256, 1000, 0);
+  const auto second = kernel(4096, 512, 100, 0);
+  REQUIRE(second_configuration_problem(first, second, true).empty());
+  const auto device = round_device();
+  std::vector<LaunchCandidate> candidates;
+  for (double threads : {128.0, 512.0, 640.0, 768.0, 1024.0}) {
+    LaunchCandidate c = block_of(threads);
+    c.fixed_tile = true;
+    c.work_per_thread = 256 / threads;
+    candidates.push_back(c);
+  }
+  LaunchShape shape;
+  shape.block = {768, 1, 1};
+  CHECK_THAT(line_work_problem(first, second, shape), Catch::Contains("24-warp block") &&
+                                                          Catch::Contains("extrapolated below zero"));
+  shape.block = {640, 1, 1};  // 20 warps: 8000 - 12 x 800 < 0 too; 10 warps (320): 6400, costed
+  CHECK_FALSE(line_work_problem(first, second, shape).empty());
+  shape.block = {320, 1, 1};
+  CHECK(line_work_problem(first, second, shape).empty());
+  // Exactly zero warp instructions (at 18 warps: 8000 - 10 x 800) is no block of work either.
+  shape.block = {576, 1, 1};
+  CHECK_THAT(line_work_problem(first, second, shape), Catch::Contains("down to zero"));
+
+  const auto tuning = tune_launch(first, device, candidates, 0, 10, &second);
+  REQUIRE(tuning.ranked.size() == 6);  // the profiled 256 and the five
+  size_t costed = 0;
+  for (const auto& t : tuning.ranked) {
+    INFO(t.shape.threads_per_block());
+    const bool beyond = t.shape.threads_per_block() > 512;
+    CHECK(t.cannot_cost.empty() == !beyond);
+    if (beyond) {
+      CHECK_FALSE(t.worth_measuring);
+      CHECK(t.prediction.predicted_ms == 0);  // not predicted
+    } else {
+      CHECK(t.prediction.predicted_ms > 0);
+      CHECK(t.worth_measuring);  // --top 10: every one that is costed
+      ++costed;
+    }
+  }
+  CHECK(costed == 3);
+  // Those that cannot be costed come after every prediction, not first as 0 ms.
+  for (size_t i = 0; i < tuning.ranked.size(); ++i) CHECK(tuning.ranked[i].cannot_cost.empty() == (i < costed));
+  // Without the second configuration every candidate is costed.
+  for (const auto& t : tune_launch(first, device, candidates).ranked) CHECK(t.cannot_cost.empty());
+}

@@ -36,8 +36,9 @@ if(NOT step_output MATCHES "sor_red")
   message(FATAL_ERROR "the installed roofcast predicted no sor_red:\n${step_output}")
 endif()
 
-# Companions: the installed roofcast looks for roofcast-bench in bin/ and then libexec/roofcast.
-if(NOT EXISTS ${PREFIX}/bin/roofcast-bench)
+# Companions: the installed roofcast looks for roofcast-bench (or the HIP build, roofcast-bench-hip)
+# in bin/ and then libexec/roofcast.
+if(NOT EXISTS ${PREFIX}/bin/roofcast-bench AND NOT EXISTS ${PREFIX}/bin/roofcast-bench-hip)
   execute_process(COMMAND ${PREFIX}/bin/roofcast bench --output ${CONSUMER_BINARY_DIR}/bench.json
                   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(code EQUAL 0 OR NOT err MATCHES "libexec/roofcast")

@@ -2,6 +2,8 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
@@ -217,4 +219,71 @@ TEST_CASE("nvprof CSV: a byte-order mark, counts beyond 2^31, unreadable counts"
   const auto rate = import_nvprof_csv(header + "\"D (0)\",\"k\",1,\"dram_read_throughput\",\"\",1,1,\"12.3GB/s\"\n",
                                       "x.csv", "");
   CHECK_FALSE(rate["kernels"][0]["counters"].contains("dram_read_throughput"));
+}
+
+TEST_CASE("ncu CSV: only the row right after the header is the units row") {
+  // A row with an empty ID between two launches was once taken as new units: the launch after
+  // it was scaled by them, and the row's own launch was lost.
+  std::string csv = ncu_csv("ns", "byte", "\"1000\",\"2\"", "\"1000\",\"2\"");
+  const std::string units_row = csv.substr(csv.find('\n') + 1, csv.find('\n', csv.find('\n') + 1) - csv.find('\n'));
+  std::string late_units = csv;
+  late_units.insert(late_units.find("\"1\",\"k\""), units_row);
+  CHECK_THROWS_WITH(import_ncu_csv(late_units, "late.csv", "D"),
+                    "late.csv:4: a row with an empty ID cell: only the row right after the header can be the units "
+                    "row");
+  // No units row at all: the units of every value are unknown.
+  std::string no_units = csv;
+  no_units.erase(no_units.find(units_row), units_row.size());
+  CHECK_THROWS_WITH(import_ncu_csv(no_units, "bare.csv", "D"), Catch::StartsWith("bare.csv:2: no units row"));
+}
+
+TEST_CASE("ncu CSV: a duration whose unit is not a time unit is an error naming the unit and column") {
+  for (const char* unit : {"NS", "", "cycle", "Msecond2"}) {
+    INFO(unit);
+    CHECK_THROWS_WITH(import_ncu_csv(ncu_csv(unit, "byte", "\"1000\",\"2\"", "\"1000\",\"2\""), "units.csv", "D"),
+                      "units.csv:2: gpu__time_duration.sum: unit \"" + std::string(unit) +
+                          "\" is not a time unit (expected ns, us, ms, s, nsecond, usecond, msecond or second)");
+  }
+}
+
+TEST_CASE("ncu CSV: a launch whose duration is n/a leaves the kernel without a measured time, with a note") {
+  const auto json = import_ncu_csv(ncu_csv("ns", "byte", "\"n/a\",\"2\"", "\"1000\",\"2\""), "na.csv", "D");
+  REQUIRE(json.contains("notes"));
+  REQUIRE(json["notes"].size() == 1);
+  CHECK(json["notes"][0] == "kernel \"k\": gpu__time_duration.sum is n/a for 1 of its 2 launches: no measured time");
+  CHECK_FALSE(reparse(json).kernels[0].measured_ms);
+  // Every launch timed: no note.
+  CHECK_FALSE(import_ncu_csv(ncu_csv("ns", "byte", "\"1\",\"2\"", "\"1\",\"2\""), "ok.csv", "D").contains("notes"));
+}
+
+TEST_CASE("ncu CSV: numbers only in the forms ncu writes") {
+  using roofcast::profiler::parse_csv_number;
+  for (const auto& [text, value] : std::vector<std::pair<std::string, double>>{
+           {"0", 0},         {"42", 42},           {"1,234", 1234},     {"12,345,678", 12345678},
+           {"331,878.50", 331878.5}, {"9.0", 9},   {"-2", -2},          {"+5", 5},
+           {"1.5e+03", 1500}, {"2E-3", 0.002},     {"1e9", 1e9},        {"007", 7}}) {
+    INFO(text);
+    REQUIRE(parse_csv_number(text));
+    CHECK(*parse_csv_number(text) == Approx(value));
+  }
+  for (const char* text : {"0x10", "1,2,3", "12,34", "1234,567", "1,2345", ",123", "1,", "0,123", "1 234", " 1",
+                           "1 ", ".5", "5.", "1.2.3", "1.234,5", "1e", "1e+", "inf", "nan", "--1", "1e400", "",
+                           "n/a", "12.3GB/s", "1_000"}) {
+    INFO(text);
+    CHECK_FALSE(parse_csv_number(text));
+  }
+  // Through the importer: an error naming the file, line, kernel, metric and cell.
+  CHECK_THROWS_WITH(import_ncu_csv(ncu_csv("ns", "byte", "\"1000\",\"0x10\"", "\"1000\",\"2\""), "hex.csv", "D"),
+                    "hex.csv:3: kernel \"k\": lts__t_bytes.sum: not a number: \"0x10\" (expected a number, or n/a)");
+  CHECK_THROWS_WITH(import_ncu_csv(ncu_csv("ns", "byte", "\"1000\",\"1,2,3\"", "\"1000\",\"2\""), "sep.csv", "D"),
+                    Catch::StartsWith("sep.csv:3: kernel \"k\": lts__t_bytes.sum: not a number: \"1,2,3\""));
+}
+
+TEST_CASE("ncu CSV: a metric column that appears twice is refused, naming it") {
+  std::string csv = ncu_csv("ns", "byte", "\"1000\",\"2\"", "\"1000\",\"2\"");
+  // The header's second column after the duration becomes a second lts__t_bytes.sum.
+  csv.replace(csv.find("dram__sectors_read.sum"), std::string("dram__sectors_read.sum").size(), "lts__t_bytes.sum");
+  CHECK_THROWS_WITH(import_ncu_csv(csv, "twice.csv", "D"),
+                    "twice.csv:1: column \"lts__t_bytes.sum\" appears twice (columns 4 and 5): which one to read is "
+                    "ambiguous");
 }

@@ -19,6 +19,14 @@ using nlohmann::json;
 
 constexpr int kSupportedVersion = 1;
 
+// Throughput keys end in their unit: every key roofcast bench writes ("fp32_gflops",
+// "dram_read_gbps", "kernel_floor_us", "latency_ffma_ns", "block_dispatch_gblocks", ...).
+bool named_like_a_measurement(std::string_view key) {
+  for (const char* unit : {"_gflops", "_giops", "_gops", "_gbps", "_gwips", "_gblocks", "_us", "_ns"})
+    if (key.ends_with(unit)) return true;
+  return false;
+}
+
 DeviceThroughput parse_throughput(const Field& throughput, std::map<std::string, double>& extra) {
   DeviceThroughput t;
   t.fp32_gflops = throughput.member("fp32_gflops").throughput();
@@ -28,9 +36,16 @@ DeviceThroughput parse_throughput(const Field& throughput, std::map<std::string,
   t.shared_ldst_gops = throughput.member("shared_ldst_gops").throughput();
   t.dram_gbps = throughput.member("dram_gbps").throughput();
   // The optional keys beside the six (latencies and overheads among them) are held to the same
-  // range; a key whose value is not a number (a note) is not a throughput and is left alone.
+  // range. A string is a note, not a throughput, and is left alone, unless its key is named
+  // like a measured value (by its unit): a number belongs there. Any other type is an error.
   for (const auto& [key, value] : throughput.object().items()) {
-    if (value.is_number() && !extra.contains(key)) extra[key] = throughput.member(key).throughput();
+    const Field field = throughput.member(key);
+    if (value.is_number()) {
+      if (!extra.contains(key)) extra[key] = field.throughput();
+    } else if (!value.is_string() || named_like_a_measurement(key)) {
+      const char* or_note = named_like_a_measurement(key) ? "" : " (or a string: a note)";
+      field.fail(fmt::format("expected a number{}, found {}", or_note, value.type_name()));
+    }
   }
   for (const char* required : {"fp32_gflops", "fp64_gflops", "int32_mad_giops", "int32_add_giops",
                                "shared_ldst_gops", "dram_gbps"})
@@ -218,14 +233,22 @@ DeviceProfile parse_device_profile(std::string_view json_text, const std::string
       device.transfers[item.key()] = {fit.member("bandwidth_gbps").throughput(), fit.member("latency_us").non_negative()};
     }
   }
-  if (root.has("device") && root.member("device").has("sm_count")) {
-    device.sm_count = static_cast<int>(root.member("device").member("sm_count").whole(0, input_limits::kMaxSmCount));
+  // `device` and `clocks` are objects where present (`"device": [1]` is an error, not a device
+  // without its SM count); their keys roofcast reads are numbers.
+  if (root.has("device")) {
+    const Field hardware = root.member("device");
+    hardware.object();
+    if (hardware.has("sm_count"))
+      device.sm_count = static_cast<int>(hardware.member("sm_count").whole(0, input_limits::kMaxSmCount));
+    device.occupancy = parse_occupancy_limits(hardware);
+    if (hardware.has("l2_bytes")) device.l2_bytes = hardware.member("l2_bytes").non_negative();
   }
-  if (root.has("device")) device.occupancy = parse_occupancy_limits(root.member("device"));
-  if (root.has("device") && root.member("device").has("l2_bytes"))
-    device.l2_bytes = root.member("device").member("l2_bytes").non_negative();
-  if (root.has("clocks") && root.member("clocks").has("sm_clock_mhz_in_kernel"))
-    device.sm_clock_mhz = root.member("clocks").member("sm_clock_mhz_in_kernel").non_negative();
+  if (root.has("clocks")) {
+    const Field clocks = root.member("clocks");
+    clocks.object();
+    if (clocks.has("sm_clock_mhz_in_kernel"))
+      device.sm_clock_mhz = clocks.member("sm_clock_mhz_in_kernel").non_negative();
+  }
   return device;
 }
 

@@ -125,6 +125,8 @@ TunedLaunch tuned(const KernelRecord& kernel, const LaunchCandidate& candidate, 
     const double busiest_slots = slots > 0 && busiest > slots ? std::ceil(busiest / slots) * slots : busiest;
     t.tail_idle_share = 1 - per_sm / busiest_slots;
   }
+  if (second) t.cannot_cost = line_work_problem(kernel, *second, t.shape);
+  if (!t.cannot_cost.empty()) return t;
   t.prediction = predict_pipes(recut, device, terms);
   t.per_launch_ms = t.prediction.predicted_ms / static_cast<double>(std::max<int64_t>(recut.invocations, 1));
   return t;
@@ -276,21 +278,23 @@ LaunchTuning tune_launch(const KernelRecord& kernel, const DeviceProfile& device
     });
     if (!duplicate) tuning.ranked.push_back(std::move(t));
   }
-  std::stable_sort(tuning.ranked.begin(), tuning.ranked.end(), [](const TunedLaunch& a, const TunedLaunch& b) {
-    if (a.problem.empty() != b.problem.empty()) return a.problem.empty();
-    return a.problem.empty() && a.prediction.predicted_ms < b.prediction.predicted_ms;
+  // Predicted first, fastest first; then those that cannot be costed; then those that cannot launch.
+  const auto group = [](const TunedLaunch& t) { return !t.problem.empty() ? 2 : !t.cannot_cost.empty() ? 1 : 0; };
+  std::stable_sort(tuning.ranked.begin(), tuning.ranked.end(), [&](const TunedLaunch& a, const TunedLaunch& b) {
+    if (group(a) != group(b)) return group(a) < group(b);
+    return group(a) == 0 && a.prediction.predicted_ms < b.prediction.predicted_ms;
   });
   for (const auto& t : tuning.ranked)
-    if (t.problem.empty())
+    if (group(t) == 0)
       t.prediction.for_each_note([&](const std::string& note) {
         if (note.starts_with("no ") && std::find(tuning.not_modelled.begin(), tuning.not_modelled.end(), note) ==
                                            tuning.not_modelled.end())
           tuning.not_modelled.push_back(note);
       });
-  const double profiled_ms = profiled.problem.empty() ? profiled.prediction.predicted_ms : 0;
+  const double profiled_ms = group(profiled) == 0 ? profiled.prediction.predicted_ms : 0;
   int marked = 0;
   for (auto& t : tuning.ranked) {
-    if (!t.problem.empty()) continue;
+    if (group(t) != 0) continue;
     if (profiled_ms > 0 && t.prediction.predicted_ms > 0) t.speedup = profiled_ms / t.prediction.predicted_ms;
     if (marked < top) {
       t.worth_measuring = true;

@@ -25,6 +25,13 @@ double profiled_blocks(const KernelRecord& kernel) {
   return blocks;
 }
 
+// Where a block of `warps` warps lies on the line from the first configuration (0) to the
+// second (1).
+double along_line(const KernelRecord& first, const KernelRecord& second, double warps) {
+  const double warps_a = profiled_shape(first).warps_per_block(), warps_b = profiled_shape(second).warps_per_block();
+  return (warps - warps_a) / (warps_b - warps_a);
+}
+
 double counter_or_zero(const KernelCounters& counters, const char* name) {
   const auto it = counters.extra.find(name);
   return it == counters.extra.end() ? 0 : it->second;
@@ -51,6 +58,28 @@ std::string second_configuration_problem(const KernelRecord& first, const Kernel
   return "";
 }
 
+std::string line_work_problem(const KernelRecord& first, const KernelRecord& second, const LaunchShape& shape) {
+  const auto* a = std::get_if<KernelCounters>(&first.description);
+  const auto* b = std::get_if<KernelCounters>(&second.description);
+  const double blocks_a = profiled_blocks(first), blocks_b = profiled_blocks(second);
+  if (!a || !b || blocks_a <= 0 || blocks_b <= 0 ||
+      profiled_shape(first).warps_per_block() == profiled_shape(second).warps_per_block())
+    return "";
+  const double along = along_line(first, second, shape.warps_per_block());
+  const auto& totals = thesis_counter_totals();
+  const auto names = thesis_counter_names();
+  for (size_t i = 0; i < totals.size(); ++i) {
+    const double per_block_a = a->thesis.*totals[i] / blocks_a, per_block_b = b->thesis.*totals[i] / blocks_b;
+    const double per_block = per_block_a + (per_block_b - per_block_a) * along;
+    // A block that issues no instruction is no kernel: its warp instructions must stay above zero.
+    const bool instructions = totals[i] == &ThesisCounters::inst_executed;
+    if (per_block < 0 || (instructions && per_block <= 0))
+      return fmt::format("the two profiles' line gives a {:.0f}-warp block {} = {:.3g} (extrapolated {} zero)",
+                         shape.warps_per_block(), names[i].nvprof, per_block, per_block < 0 ? "below" : "down to");
+  }
+  return "";
+}
+
 void interpolate_work(const KernelRecord& first, const KernelRecord& second, const LaunchShape& shape,
                       double work_per_block, KernelRecord& recut) {
   auto* counters = std::get_if<KernelCounters>(&recut.description);
@@ -60,9 +89,11 @@ void interpolate_work(const KernelRecord& first, const KernelRecord& second, con
   const double warps_a = profiled_shape(first).warps_per_block(), warps_b = profiled_shape(second).warps_per_block();
   const double blocks_a = profiled_blocks(first), blocks_b = profiled_blocks(second);
   if (warps_a == warps_b || blocks_a <= 0 || blocks_b <= 0) return;
-  const double along = (shape.warps_per_block() - warps_a) / (warps_b - warps_a);
+  const double along = along_line(first, second, shape.warps_per_block());
   const double blocks = shape.blocks() * static_cast<double>(std::max<int64_t>(shape.invocations, 1));
-  // A block's share of a total on the line through the two configurations; none below zero.
+  // A block's share of a total on the line through the two configurations. A detail that the
+  // line takes below zero (a stall reason) is held at zero; line_work_problem() refuses a block
+  // whose work itself falls below zero.
   const auto on_line = [&](double total_a, double total_b) {
     const double per_block_a = total_a / blocks_a, per_block_b = total_b / blocks_b;
     return std::max(0.0, per_block_a + (per_block_b - per_block_a) * along) * work_per_block * blocks;

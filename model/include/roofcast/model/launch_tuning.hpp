@@ -59,6 +59,10 @@ struct TunedLaunch {
   // busiest SM's blocks (within one wave), or / its waves x blocks per SM (over several).
   double tail_idle_share = 0;
   std::string problem;        // why it cannot launch ("" when it can); then not predicted
+  // Why the model cannot cost it though it launches ("" when it can): with a second profiled
+  // configuration, the line through the two gives its block no work (line_work_problem()).
+  // Then not predicted, ranked after those that are, and never worth measuring.
+  std::string cannot_cost;
   PipesPrediction prediction;  // predict_pipes() of the re-cut kernel: all the profiled invocations
   double per_launch_ms = 0;    // prediction.predicted_ms / invocations
   double speedup = 0;         // profiled configuration's predicted time / this one's
@@ -68,7 +72,8 @@ struct TunedLaunch {
 struct LaunchTuning {
   std::string device;
   double problem_threads = 0;  // threads of the problem at the profiled per-thread work
-  std::vector<TunedLaunch> ranked;  // fastest first; those that cannot launch last
+  // Fastest first; then those that cannot be costed, then those that cannot launch.
+  std::vector<TunedLaunch> ranked;
   // What the model could not cost for some candidate, for want of a counter in the profile or a
   // value in the device profile ("no block_dispatch_gblocks on this device: ..."), each once:
   // the ranking holds without it, which the user should know.
@@ -93,8 +98,8 @@ KernelRecord kernel_with_launch(const KernelRecord& kernel, const LaunchCandidat
                                 const KernelRecord* second = nullptr);
 
 // Predicts each candidate (and the profiled configuration) on `device` with the pipes model and
-// ranks them; the first `top` that can launch are marked worth measuring. `second`: as in
-// kernel_with_launch. `terms`: the pipes model's (`tune --ablate`).
+// ranks them; the first `top` that can launch and be costed are marked worth measuring.
+// `second`: as in kernel_with_launch. `terms`: the pipes model's (`tune --ablate`).
 LaunchTuning tune_launch(const KernelRecord& kernel, const DeviceProfile& device,
                          const std::vector<LaunchCandidate>& candidates, double problem_threads = 0, int top = 5,
                          const KernelRecord* second = nullptr, const PipesTerms& terms = {});

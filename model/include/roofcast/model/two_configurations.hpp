@@ -20,6 +20,14 @@ namespace roofcast {
 // with `fixed_tile`, the same threads of work (within 1 %) without.
 std::string second_configuration_problem(const KernelRecord& first, const KernelRecord& second, bool fixed_tile);
 
+// Why the line cannot cost a block of `shape`'s warps per block ("" when it can): extrapolated
+// beyond the two configurations, one of the thesis' nine totals of a block's work (instructions
+// by kind, DRAM sectors) falls below zero there, or its warp instructions to zero. Such a block's
+// work is unknown, so `roofcast tune` does not predict or rank it ("cannot be costed"). Other
+// totals the line takes below zero (a stall reason, hit sectors) are details of work the block
+// still has: interpolate_work holds them at zero.
+std::string line_work_problem(const KernelRecord& first, const KernelRecord& second, const LaunchShape& shape);
+
 // Sets `recut`'s additive counters (kernel_with_launch's re-cut of `first` into `shape`) to the
 // line's value at the shape's warps per block, times `work_per_block` (the candidate's work per
 // block over the profiled configurations' at the same warps: 1 for a fixed tile, the work per

@@ -12,8 +12,10 @@ namespace roofcast::profiler {
 // One CSV record split into fields (RFC 4180 quoting: "a, b" and "" inside quotes).
 std::vector<std::string> split_csv_line(std::string_view line);
 
-// The number in a CSV cell: "1,234.5" (ncu groups digits) -> 1234.5; nullopt for a cell that
-// is not a finite number ("n/a", "12.3GB/s", "1e400", "").
+// The number in a CSV cell, in the forms the profilers write: an optional sign, digits (grouped
+// in thousands as ncu does, "1,234,567.5", each comma in its place), an optional fraction and
+// exponent: "-2", "0.5", "1.5e+09". nullopt for anything else ("n/a", "12.3GB/s", "1,2,3",
+// "0x10", " 1", ".5", "inf") and for a number beyond the double range ("1e400").
 std::optional<double> parse_csv_number(std::string_view cell);
 
 // The records of a profiler's CSV export (ncu, nvprof): the banner lines before the header
