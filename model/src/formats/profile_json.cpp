@@ -243,7 +243,12 @@ KernelProfile read_checked_profile(std::string_view json_text, const std::string
   bool in_kernels = false;
   std::string top_level_key;
   auto read_kernel = [&](int depth, json::parse_event_t event, json& parsed) {
-    if (depth == 1 && event == json::parse_event_t::key) top_level_key = parsed.get<std::string>();
+    if (depth == 1 && event == json::parse_event_t::key) {
+      top_level_key = parsed.get<std::string>();
+      // Members the reader never reads (a tool's own, however large) are skipped, not built.
+      return top_level_key == "format" || top_level_key == "version" || top_level_key == "reference_device" ||
+             top_level_key == "kernels" || top_level_key == "transfers";
+    }
     if (depth == 1 && event == json::parse_event_t::array_start) {
       in_kernels = top_level_key == "kernels";
       if (in_kernels) {  // a repeated key: the last one counts, as in a JSON tree
