@@ -33,4 +33,9 @@ inline constexpr double kMaxSharedBytesPerBlock = 1 << 30;  // 1 GiB
 inline constexpr double kMaxSmCount = 1e6;
 inline constexpr double kMaxOccupancyLimit = 1 << 30;
 
+// A device profile's file: `roofcast bench` writes about 100 KB. A larger file is refused before
+// it is read (`roofcast devices` reads every .json of the data folders: a stray 1 GB file took
+// 40 s and 4 GB of memory to find out it was not a device profile).
+inline constexpr uint64_t kMaxDeviceProfileBytes = 16 << 20;
+
 }  // namespace roofcast::input_limits
