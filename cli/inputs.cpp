@@ -26,7 +26,7 @@ bool looks_like_path(const std::string& text) {
 }  // namespace
 
 DeviceProfile load_device(const std::string& name_or_file) {
-  if (looks_like_path(name_or_file)) return parse_device_profile(read_text_file(name_or_file), printable(name_or_file));
+  if (looks_like_path(name_or_file)) return read_device_profile_file(name_or_file);
   if (auto device = find_named_device(name_or_file)) return *device;
   throw InputError(fmt::format("--device {}: unknown device: not a file, not a bundled device and not a device profile "
                                "of the data folders (`roofcast devices` lists them)",

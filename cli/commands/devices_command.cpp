@@ -36,8 +36,7 @@ std::vector<NamedDevice> named_devices() {
   }
   for (const auto& file : device_files()) {
     try {
-      devices.push_back({file.id, file.path.string(),
-                         parse_device_profile(read_text_file(file.path), printable(file.path.string()))});
+      devices.push_back({file.id, file.path.string(), read_device_profile_file(file.path)});
     } catch (const InputError& error) {
       std::cerr << "roofcast: warning: " << printable(error.what()) << "\n";
     }

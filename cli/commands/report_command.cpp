@@ -29,6 +29,7 @@
 #include "roofcast/plots/quadrant_chart.hpp"
 #include "roofcast/plots/render_chart.hpp"
 #include "roofcast/plots/report_diagnostics.hpp"
+#include "roofcast/plots/report_folder.hpp"
 #include "roofcast/plots/report_warnings.hpp"
 #include "roofcast/plots/roofline_chart.hpp"
 #include "roofcast/plots/validation_entries.hpp"
@@ -47,10 +48,6 @@ struct ReportOptions {
   std::string model;
   bool all_diagnostics = false;
 };
-
-constexpr const char* kPredictionsFile = "predictions.csv";
-constexpr const char* kWarningsFile = "warnings.csv";
-constexpr const char* kDiagnosticsFile = "diagnostics.csv";
 
 // Indices of the kernels that take the most predicted time over all devices, most first.
 std::vector<size_t> heaviest_kernels(const KernelProfile& profile, const ProfilePrediction& prediction, size_t count) {
@@ -90,7 +87,7 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
     }
     row.end();
   }
-  outputs.add(folder / kPredictionsFile, matrix);
+  outputs.add(folder / kReportPredictionsFile, matrix);
 
   std::ostringstream text;
   {
@@ -98,7 +95,7 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
     csv.write_row({"kind", "kernel", "detail"});
     for (const auto& w : warnings) csv.write_row({to_string(w.kind), w.kernel, w.detail});
   }
-  outputs.add(folder / kWarningsFile, std::move(text).str());
+  outputs.add(folder / kReportWarningsFile, std::move(text).str());
 }
 
 // The diagnostics of `kernels` (indices, ascending) that fire or are not measured on each device
@@ -148,25 +145,38 @@ std::string diagnostics_csv(const KernelProfile& profile, const std::vector<Devi
   return text;
 }
 
+// The report's charts folder: where it is written (inside the staging folder) and where it will be.
+struct ChartsFolder {
+  std::filesystem::path written, shown;
+};
+
 // Draws `chart` into `folder` as SVG and returns it for the page; when gnuplot is missing,
 // the chart's data and script are still written and `missing` keeps the message.
 // The chart's files become outputs of the report in `outputs`.
-ReportChart draw_for_report(const GnuplotChart& chart, const std::filesystem::path& folder, std::string title,
+ReportChart draw_for_report(const GnuplotChart& chart, const ChartsFolder& folder, std::string title,
                             std::string caption, std::optional<GnuplotMissing>& missing, OutputFiles& outputs) {
   ReportChart result{std::move(title), std::move(caption), "", "", ""};
-  result.source_files = fmt::format("cd {} && gnuplot {}", folder.string(), chart.script_file_name);
+  result.source_files = fmt::format("cd {} && gnuplot {}", folder.shown.string(), chart.script_file_name);
   try {
-    const ChartFiles files = render_chart(chart, folder, outputs);
+    const ChartFiles files = render_chart(chart, folder.written, outputs);
     result.svg = read_text_file(files.drawn);
   } catch (const GnuplotMissing& error) {
     if (!missing) missing = error;
     result.missing_note = "Not drawn: gnuplot is not installed (Debian package gnuplot-nox). Its data and script are "
-                          "in " + folder.string() + ".";
+                          "in " + folder.shown.string() + ".";
+  } catch (const InputError& error) {  // gnuplot failed: named where the chart was to be
+    std::string message = error.what();
+    const std::string written = folder.written.string();
+    for (size_t at = message.find(written); at != std::string::npos;
+         at = message.find(written, at + folder.shown.string().size()))
+      message.replace(at, written.size(), folder.shown.string());
+    throw InputError(message);
   }
   return result;
 }
 
 void run_report(const ReportOptions& options) {
+  check_report_folder(options.output);  // before the work: a folder that is not a report is refused at once
   const KernelProfile profile = load_profile(options.profile);
   const std::vector<DeviceProfile> devices = load_devices(options.devices, false);
   const DeviceProfile* reference = nullptr;
@@ -182,12 +192,14 @@ void run_report(const ReportOptions& options) {
       });
   require_finite_times(prediction);  // every time is printed on the page
 
+  // The report is made in a staging folder that replaces the output folder whole at the end: one
+  // run's files, never mixed with another's, and nothing at all where it fails on the way.
   const std::filesystem::path folder(options.output);
-  const std::filesystem::path charts_folder = folder / "charts";
+  OutputFiles outputs;
+  const std::filesystem::path staging = outputs.add_folder(folder);
+  const ChartsFolder charts_folder{staging / kReportChartsFolder, folder / kReportChartsFolder};
   const std::string profile_label = std::filesystem::path(options.profile).stem().string();
   std::optional<GnuplotMissing> missing;
-  // Every file of the report appears at the end, together; an error on the way changes nothing.
-  OutputFiles outputs;
 
   ReportContent content;
   content.profile_label = profile_label;
@@ -205,10 +217,9 @@ void run_report(const ReportOptions& options) {
       for (size_t d = 0; d < devices.size(); ++d)
         prediction.kernels[k * devices.size() + d].prediction = predictor->predict(profile.kernels[k], devices[d]);
   }
-  std::filesystem::create_directories(folder);
-  write_full_data(folder, prediction, content.warnings, outputs);
-  content.predictions_file = kPredictionsFile;
-  content.warnings_file = kWarningsFile;
+  write_full_data(staging, prediction, content.warnings, outputs);
+  content.predictions_file = kReportPredictionsFile;
+  content.warnings_file = kReportWarningsFile;
   // The diagnostics are the pipes model's, as in `roofcast explain`: none with --model thesis.
   if (options.model != "thesis") {
     const PipesTerms terms = pipes_terms_of_model(options.model);
@@ -219,8 +230,8 @@ void run_report(const ReportOptions& options) {
     // Every kernel's, on request: at about 15 us of CPU per kernel and device they would take
     // a 100,000-kernel report on 10 devices past its 10 s (docs/plots.md, docs/scale/).
     std::ranges::sort(shown);
-    outputs.add(folder / kDiagnosticsFile, diagnostics_csv(profile, devices, options.all_diagnostics ? all : shown, terms));
-    content.diagnostics_file = kDiagnosticsFile;
+    outputs.add(staging / kReportDiagnosticsFile, diagnostics_csv(profile, devices, options.all_diagnostics ? all : shown, terms));
+    content.diagnostics_file = kReportDiagnosticsFile;
     content.diagnostics_file_has_every_kernel = options.all_diagnostics || !large;
   }
   content.generated_by = fmt::format("{}, {}", version_text(),
@@ -272,29 +283,30 @@ void run_report(const ReportOptions& options) {
         fmt::format("Predicted against measured time (the band: within 25 %), and the share of predictions within each "
                     "error. Measured times come from the profile (measured_ms, measured_ms_by_device).{}",
                     large ? fmt::format(" Kernels: the {} with the most predicted time; {} has every prediction.",
-                                        options.top, kPredictionsFile)
+                                        options.top, kReportPredictionsFile)
                           : ""),
         missing, outputs));
 
-  const std::filesystem::path page = folder / "index.html";
-  outputs.add(page, html_report(content));
+  const std::filesystem::path page = folder / kReportPage;
+  outputs.add(staging / kReportPage, html_report(content));
+  check_report_folder(folder);  // still no more than a report, whatever ran meanwhile
   outputs.commit();
   std::cout << fmt::format("wrote {} ({} kernels on {} devices, {} warnings, {} charts; chart data and gnuplot scripts "
                            "in {}; every prediction in {}, every warning in {}{})\n",
                            printable(page.string()), profile.kernels.size(), devices.size(), content.warnings.size(),
-                           content.charts.size(), printable(charts_folder.string()),
-                           printable((folder / kPredictionsFile).string()), printable((folder / kWarningsFile).string()),
+                           content.charts.size(), printable(charts_folder.shown.string()),
+                           printable((folder / kReportPredictionsFile).string()), printable((folder / kReportWarningsFile).string()),
                            content.diagnostics_file.empty()
                                ? ""
                                : fmt::format(", {} diagnostics in {}",
                                              content.diagnostics_file_has_every_kernel ? "every kernel's"
                                                                                        : "the shown kernels'",
-                                             printable((folder / kDiagnosticsFile).string())));
+                                             printable((folder / kReportDiagnosticsFile).string())));
   if (missing)
     throw GnuplotMissing(fmt::format("gnuplot not found: install Debian's gnuplot-nox package (apt-get install "
                                      "gnuplot-nox, or scripts/setup.sh); {} was written without its charts, whose "
                                      "data and scripts are in {}",
-                                     page.string(), charts_folder.string()));
+                                     page.string(), charts_folder.shown.string()));
 }
 
 }  // namespace
@@ -306,7 +318,9 @@ void add_report_command(CLI::App& app) {
   command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")->required();
   command->add_option("--device", options->devices,
                       "Target device (repeatable; bundled name or device-profile file); default: every bundled device");
-  command->add_option("--output,-o", options->output, "Folder for index.html and charts/")->required();
+  command->add_option("--output,-o", options->output,
+                      "Folder for index.html and charts/ (new, empty, or an earlier report, which it replaces)")
+      ->required();
   command->add_option("--quadrant-kernels", options->quadrant_kernels,
                       "Quadrant-split charts for this many of the most time-consuming kernels")
       ->transform(whole_number(0, 100));

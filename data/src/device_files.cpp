@@ -10,6 +10,7 @@
 #include "roofcast/data/bundled_data.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/input_limits.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/model/device_name.hpp"
@@ -36,11 +37,14 @@ std::vector<fs::path> json_files_in(const fs::path& folder) {
   return files;
 }
 
-DeviceProfile read_device_file(const DeviceFile& file) {
-  return parse_device_profile(read_text_file(file.path.string()), printable(file.path.string()));
-}
+DeviceProfile read_device_file(const DeviceFile& file) { return read_device_profile_file(file.path); }
 
 }  // namespace
+
+DeviceProfile read_device_profile_file(const fs::path& path) {
+  return parse_device_profile(read_text_file(path, input_limits::kMaxDeviceProfileBytes, "device profile"),
+                              printable(path.string()));
+}
 
 std::vector<fs::path> data_folders() {
   std::vector<fs::path> folders;

@@ -27,6 +27,7 @@
 #include "roofcast/profiler/metric_set.hpp"
 #include "roofcast/profiler/output_pattern.hpp"
 #include "roofcast/profiler/progress_monitor.hpp"
+#include "roofcast/profiler/records_folder.hpp"
 #include "roofcast/profiler/spread_plan.hpp"
 
 namespace roofcast::profiler {
@@ -95,30 +96,6 @@ std::string why_nothing_recorded(const RunRecords& timing, const ProfileRequest&
                        request.command[0]);
   return "no kernel launch was recorded (the application launched no kernel, or none matched the filters)";
 }
-
-class RecordsFolder {
- public:
-  explicit RecordsFolder(const std::string& requested) {
-    if (!requested.empty()) {
-      fs::create_directories(requested);
-      path_ = requested;
-      return;
-    }
-    std::string pattern = (fs::temp_directory_path() / "roofcast-profile-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw InputError("profile: cannot create a temporary folder for the records");
-    path_ = pattern;
-    owned_ = true;
-  }
-  ~RecordsFolder() {
-    std::error_code ignored;
-    if (owned_) fs::remove_all(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  bool owned_ = false;
-};
 
 // Signals that mean the application was stopped from outside (Ctrl-C, kill, a closed
 // terminal), not that it failed on its own: no second run is started after one of them.
@@ -425,7 +402,8 @@ ProfileResult profile_application(const ProfileRequest& request, const ProfileMe
                         metric_names(set),
                         is_per_process(request.output)};
   if (!session.per_process) check_replaceable(request.output);  // before the application runs, not after
-  RecordsFolder folder(request.records_dir);
+  const RecordsFolder folder(request.records_dir);
+  if (folder.note()) message(*folder.note());
   // Timing and counting in one run needs the collector's own replay (--cache-control all).
   if (!request.timing_only && request.cache_control == "all" && request.runs != RunCount::two)
     return profile_from_first_run(session, folder.path());

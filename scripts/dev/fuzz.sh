@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 all_targets=(device_json kernel_profile_json measured_json validation_json ncu_csv nvprof_csv launch_records
-             tune_two_profiles)
+             tune_two_profiles merge)
 seconds=60
 seconds_given=0
 runs=""

@@ -90,3 +90,25 @@ TEST_CASE("roofcast --version names the version") {
   CHECK(result.exit_code == 0);
   CHECK_THAT(result.out, Catch::StartsWith("roofcast 0.") || Catch::StartsWith("roofcast 1."));
 }
+
+TEST_CASE("a file of the data folders too large for a device profile is named and skipped, not read") {
+  const auto folder = fs::temp_directory_path() / ("roofcast-data-dir-large-" + std::to_string(::getpid()));
+  fs::remove_all(folder);
+  fs::create_directories(folder / "devices");
+  const auto large = folder / "devices" / "large.json";
+  std::ofstream(large) << "{";
+  fs::resize_file(large, 1ull << 30);  // 1 GiB, sparse: no disk used
+  ::setenv("ROOFCAST_DATA_DIR", folder.c_str(), 1);
+  const auto listed = roofcast::testing::run_roofcast_within(20, {"devices"});
+  const auto named = roofcast::testing::run_roofcast_within(20, {"predict", "--profile", "thesis-redblack", "--device",
+                                                                 large.string()});
+  ::unsetenv("ROOFCAST_DATA_DIR");
+  fs::remove_all(folder);
+  CHECK(listed.exit_code == 0);
+  CHECK(listed.err == "roofcast: warning: " + large.string() +
+                          ": 1024.0 MiB, more than a device profile can be (16 MiB); not read\n");
+  CHECK_THAT(listed.out, Catch::Contains("GTX-660"));
+  CHECK(named.exit_code == 1);
+  CHECK(named.err == "roofcast: " + large.string() + ": 1024.0 MiB, more than a device profile can be (16 MiB); not "
+                                                     "read\n");
+}

@@ -2,8 +2,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <string>
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -172,5 +176,133 @@ TEST_CASE("SIGTERM, SIGINT or SIGHUP during a write removes the temporary files 
   CHECK(WIFSIGNALED(status));
   CHECK(WTERMSIG(status) == signal_number);
   CHECK(entries_in(folder) == 0);
+  fs::remove_all(folder);
+}
+
+TEST_CASE("a file written piece by piece appears whole at commit; an exception on the way leaves nothing") {
+  const auto folder = roofcast::testing::fresh_folder("output-pieces");
+  {
+    roofcast::OutputFiles outputs;
+    outputs.add(folder / "m.json", [](const roofcast::OutputFiles::Write& write) {
+      write("{\"a\": ");
+      write("1}\n");
+    });
+    CHECK(entries_in(folder) == 1);  // its temporary
+    CHECK_FALSE(fs::exists(folder / "m.json"));
+    outputs.commit();
+  }
+  CHECK(roofcast::read_text_file(folder / "m.json") == "{\"a\": 1}\n");
+  {
+    roofcast::OutputFiles outputs;
+    CHECK_THROWS_WITH(outputs.add(folder / "m.json",
+                                  [](const roofcast::OutputFiles::Write& write) {
+                                    write("half");
+                                    throw roofcast::InputError("in.json: bad");
+                                  }),
+                      "in.json: bad");
+  }
+  CHECK(roofcast::read_text_file(folder / "m.json") == "{\"a\": 1}\n");
+  CHECK(entries_in(folder) == 1);
+  fs::remove_all(folder);
+}
+
+TEST_CASE("a folder output replaces its target whole at commit: nothing of the earlier content stays") {
+  const auto base = roofcast::testing::fresh_folder("output-folder");
+  const auto target = base / "report";
+  fs::create_directories(target / "charts");
+  std::ofstream(target / "index.html") << "old page";
+  std::ofstream(target / "charts" / "old.svg") << "old chart";
+  {
+    roofcast::OutputFiles outputs;
+    const auto staging = outputs.add_folder(target.string() + "/");
+    CHECK(staging.parent_path() == base);
+    CHECK(staging.filename().string().starts_with(".report.roofcast-"));
+    fs::create_directories(staging / "charts");
+    outputs.add(staging / "index.html", "new page");
+    outputs.add(staging / "charts" / "new.svg", "new chart");
+    CHECK(roofcast::read_text_file(target / "index.html") == "old page");  // nothing changes before commit
+    outputs.commit();
+  }
+  CHECK(roofcast::read_text_file(target / "index.html") == "new page");
+  CHECK(roofcast::read_text_file(target / "charts" / "new.svg") == "new chart");
+  CHECK_FALSE(fs::exists(target / "charts" / "old.svg"));
+  CHECK(entries_in(base) == 1);  // no staging folder, no former folder left beside it
+  {
+    roofcast::OutputFiles outputs;
+    const auto staging = outputs.add_folder(target);
+    outputs.add(staging / "index.html", "dropped");
+  }
+  CHECK(roofcast::read_text_file(target / "index.html") == "new page");
+  CHECK(entries_in(base) == 1);
+  // Into a new folder.
+  {
+    roofcast::OutputFiles outputs;
+    outputs.add(outputs.add_folder(base / "new" / "report") / "index.html", "first");
+    outputs.commit();
+  }
+  CHECK(roofcast::read_text_file(base / "new" / "report" / "index.html") == "first");
+  fs::remove_all(base);
+}
+
+TEST_CASE("a folder output is refused where it is a link, a file, or the current folder") {
+  const auto base = roofcast::testing::fresh_folder("output-folder-refused");
+  fs::create_directories(base / "elsewhere");
+  fs::create_directory_symlink(base / "elsewhere", base / "link");
+  std::ofstream(base / "file") << "x";
+  roofcast::OutputFiles outputs;
+  CHECK_THROWS_WITH(outputs.add_folder(base / "link"), Catch::EndsWith("link: is a symbolic link; roofcast replaces "
+                                                                       "only folders here (give another path)"));
+  CHECK_THROWS_WITH(outputs.add_folder(base.string() + "/link/"), Catch::Contains("is a symbolic link"));
+  CHECK_THROWS_WITH(outputs.add_folder(base / "file"), Catch::Contains("file: is a file"));
+  CHECK_THROWS_WITH(outputs.add_folder("."), ".: is the current folder or holds it; roofcast replaces it whole: give "
+                                             "another folder");
+  CHECK_THROWS_WITH(outputs.add_folder("/"), Catch::StartsWith("/: cannot be replaced as a whole"));
+  fs::remove_all(base);
+}
+
+TEST_CASE("temporaries a killed process left are removed by the next write of the same target, and only those") {
+  const auto folder = roofcast::testing::fresh_folder("stale-temporaries");
+  const auto target = folder / "out.json";
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    roofcast::OutputFiles outputs;
+    outputs.add(target, "staged");
+    outputs.add_folder(folder / "report");
+    ::raise(SIGKILL);  // no handler runs: the temporaries stay
+    ::_exit(0);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(child, &status, 0) == child);
+  REQUIRE(WIFSIGNALED(status));
+  REQUIRE(entries_in(folder) == 2);
+  // One held by a live process (this one), and names that are not ours.
+  const auto held = folder / ".out.json.roofcast-HeldHeld";
+  std::ofstream(held) << "in use";
+  const int descriptor = ::open(held.c_str(), O_RDONLY);
+  REQUIRE(::flock(descriptor, LOCK_EX) == 0);
+  for (const char* name : {".out.json.AbCdEfGh", ".out.json.roofcast-short", ".other.json.roofcast-AbCdEfGh"})
+    std::ofstream(folder / name) << "not ours to remove";
+  {
+    roofcast::OutputFiles outputs;
+    outputs.add(target, "written");
+    outputs.commit();
+  }
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder)) names.insert(entry.path().filename().string());
+  CHECK(names.size() == 6);  // the killed report's staging folder is not out.json's: it stays
+  for (const char* kept : {"out.json", ".out.json.roofcast-HeldHeld", ".out.json.AbCdEfGh", ".out.json.roofcast-short",
+                           ".other.json.roofcast-AbCdEfGh"})
+    CHECK(names.contains(kept));
+  {
+    roofcast::OutputFiles outputs;
+    outputs.add(outputs.add_folder(folder / "report") / "index.html", "page");
+    outputs.commit();
+  }
+  names.clear();
+  for (const auto& entry : fs::directory_iterator(folder)) names.insert(entry.path().filename().string());
+  CHECK(names.size() == 6);  // the stale staging folder went; the report came
+  CHECK(names.contains("report"));
+  ::close(descriptor);
   fs::remove_all(folder);
 }

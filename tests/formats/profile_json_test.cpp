@@ -435,3 +435,23 @@ TEST_CASE("a device profile with a wrong JSON type where an object, number or st
   CHECK(device.sm_count == 132);
   CHECK(device.sm_clock_mhz == 1980);
 }
+
+TEST_CASE("a profile's string longer than 16 MiB is refused before parsing; members no reader reads are skipped") {
+  json profile = valid_profile();
+  profile["tool"] = {{"samples", json::array({1, 2, 3})}, {"note", "a \"quoted\" \\ note"}};
+  profile["kernels"][0]["name"] = "k\\\"<int>";
+  CHECK(roofcast::parse_kernel_profile(profile.dump(), "p.json").kernels[0].name == "k\\\"<int>");
+  profile["kernels"][0]["name"] = std::string(16 << 20, 'k');  // at the limit: read
+  CHECK(roofcast::parse_kernel_profile(profile.dump(), "p.json").kernels[0].name.size() == 16 << 20);
+  profile["kernels"][0]["name"] = "sor_red";
+  profile["tool"]["note"] = std::string((16 << 20) + 1, 'x');
+  const std::string text = profile.dump();
+  const std::string expected = "p.json: the string at byte " + std::to_string(text.find("\"xxxx")) +
+                               " is longer than 16 MiB, the most a profile's string (a kernel name, a note) can be; "
+                               "not read";
+  CHECK_THROWS_WITH(roofcast::parse_kernel_profile(text, "p.json"), expected);
+  CHECK_THROWS_WITH(roofcast::parse_kernel_profile_checked(text, "p.json"), expected);
+  // Escaped quotes and backslashes do not end the string early: still too long.
+  profile["tool"]["note"] = std::string(8 << 20, '"') + std::string(8 << 20, '\\') + "x";
+  CHECK_THROWS_WITH(roofcast::parse_kernel_profile(profile.dump(), "p.json"), Catch::Contains("longer than 16 MiB"));
+}

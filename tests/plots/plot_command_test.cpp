@@ -7,7 +7,12 @@
 #include <regex>
 #include <set>
 #include <fstream>
+#include <future>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "run_command.hpp"
 #include "xml_tree.hpp"
@@ -191,17 +196,130 @@ TEST_CASE("plot refuses a chart path that is a symbolic link and writes none of 
   CHECK(names == std::set<std::string>{"elsewhere.svg", "r.svg"});
 }
 
-TEST_CASE("a report that fails at its last file writes none of its files") {
+TEST_CASE("a report into a folder that is not a report's is refused at once, the folder untouched") {
   const auto folder = fresh_folder("report-fails");
   const auto report = folder / "report";
-  fs::create_directories(report / "index.html");  // a folder where the page goes: refused at the end
+  fs::create_directories(report / "index.html");  // a folder where the page goes
   const auto result = run_roofcast({"report", "--profile", "thesis-redblack", "--device", "GTX-660", "--output",
                                     report.string()});
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains((report / "index.html").string() + ": is a folder"));
   std::set<std::string> names;
-  for (const auto& entry : fs::recursive_directory_iterator(report)) names.insert(entry.path().filename().string());
-  CHECK(names == std::set<std::string>{"index.html", "charts"});  // the charts folder is made, and stays empty
+  for (const auto& entry : fs::recursive_directory_iterator(folder)) names.insert(entry.path().filename().string());
+  CHECK(names == std::set<std::string>{"report", "index.html"});  // no charts folder, no staging folder
+
+  // Anything a report does not write would be lost with the folder: refused, named.
+  fs::remove(report / "index.html");
+  std::ofstream(report / "notes.txt") << "mine";
+  const auto other = run_roofcast({"report", "--profile", "thesis-redblack", "--device", "GTX-660", "--output",
+                                   report.string()});
+  CHECK(other.exit_code == 1);
+  CHECK(other.err == "roofcast: " + report.string() + ": holds notes.txt, which roofcast report does not write; a "
+                                                      "report replaces the whole folder: give a new or empty folder, "
+                                                      "or move notes.txt away\n");
+  CHECK(slurp(report / "notes.txt") == "mine");
+}
+
+TEST_CASE("a report run again into its folder replaces it whole: no chart of the earlier run stays") {
+  const auto folder = fresh_folder("report-again") / "report";
+  const auto first = run_roofcast({"report", "--profile", "thesis-rodinia", "--device", "GTX-660", "--device",
+                                   "GTX-1060 6GB", "--quadrant-kernels", "1", "--output", folder.string()});
+  REQUIRE(first.exit_code == 0);
+  REQUIRE(fs::exists(folder / "charts" / "roofline-gtx-660.svg"));
+  const auto second = run_roofcast({"report", "--profile", "thesis-redblack", "--device", "GTX-480",
+                                    "--quadrant-kernels", "0", "--output", folder.string() + "/"});
+  INFO(second.err);
+  REQUIRE(second.exit_code == 0);
+  std::set<std::string> charts;
+  for (const auto& entry : fs::directory_iterator(folder / "charts")) charts.insert(entry.path().filename().string());
+  CHECK(charts == std::set<std::string>{"roofline-gtx-480.svg", "roofline-gtx-480.dat", "roofline-gtx-480.gp",
+                                        "accuracy.svg", "accuracy.dat", "accuracy.gp"});
+  CHECK_THAT(slurp(folder / "predictions.csv"), Catch::StartsWith("kernel,K_type,predicted_ms GTX-480,"));
+  CHECK_THAT(slurp(folder / "index.html"), !Catch::Contains("lvmd-krn"));  // a Rodinia kernel of the first run
+  // Only the report beside it: no staging folder, no former folder.
+  CHECK(std::distance(fs::directory_iterator(folder.parent_path()), fs::directory_iterator{}) == 1);
+}
+
+TEST_CASE("8 reports at once into one folder: the folder is one run's whole output, never a mix") {
+  const auto folder = fresh_folder("report-concurrent") / "report";
+  const std::vector<std::string> devices = {"GTX-480", "GTX-660", "GTX-960", "GTX-1060 6GB",
+                                            "Tesla K20c", "Tesla M2050", "GTX-660", "GTX-480"};
+  std::vector<std::future<roofcast::testing::CommandResult>> runs;
+  for (const auto& device : devices)
+    runs.push_back(std::async(std::launch::async, [&folder, device] {
+      return run_roofcast({"report", "--model", "thesis", "--profile", "thesis-redblack", "--device", device,
+                           "--quadrant-kernels", "0", "--output", folder.string()});
+    }));
+  for (auto& run : runs) {
+    const auto result = run.get();
+    INFO(result.err);
+    CHECK(result.exit_code == 0);
+  }
+  // The device of the page is the device of every other file.
+  const std::string csv = slurp(folder / "predictions.csv");
+  std::smatch found;
+  REQUIRE(std::regex_search(csv, found, std::regex("^kernel,K_type,predicted_ms ([^,]*),")));
+  const std::string device = found[1].str();
+  CHECK(std::find(devices.begin(), devices.end(), device) != devices.end());
+  const std::string html = slurp(folder / "index.html");
+  CHECK_THAT(html, Catch::Contains("Roofline of " + device + "<"));
+  // Its one roofline (and the accuracy chart of the profile's measured times), of that device.
+  std::vector<fs::path> rooflines;
+  for (const auto& entry : fs::directory_iterator(folder / "charts"))
+    if (entry.path().filename().string().starts_with("roofline-") && entry.path().extension() == ".gp")
+      rooflines.push_back(entry.path());
+  REQUIRE(rooflines.size() == 1);
+  CHECK_THAT(slurp(rooflines[0]), Catch::Contains(device));
+  CHECK(std::distance(fs::directory_iterator(folder / "charts"), fs::directory_iterator{}) == 6);
+  for (const auto& other : devices)
+    if (other != device) CHECK_THAT(html, !Catch::Contains("Roofline of " + other + "<"));
+  CHECK(std::distance(fs::directory_iterator(folder.parent_path()), fs::directory_iterator{}) == 1);
+}
+
+TEST_CASE("a symbolic link at charts/ is refused as one at index.html is: nothing written through either") {
+  const auto base = fresh_folder("report-links");
+  const auto report = base / "report";
+  const auto elsewhere = base / "elsewhere";
+  fs::create_directories(elsewhere);
+  std::ofstream(elsewhere / "kept.txt") << "kept";
+  for (const char* link : {"charts", "index.html"}) {
+    fs::remove_all(report);
+    fs::create_directories(report);
+    if (std::string(link) == "charts")
+      fs::create_directory_symlink(elsewhere, report / link);
+    else
+      fs::create_symlink(elsewhere / "kept.txt", report / link);
+    const auto result = run_roofcast({"report", "--profile", "thesis-redblack", "--device", "GTX-660", "--output",
+                                      report.string()});
+    INFO(link);
+    CHECK(result.exit_code == 1);
+    CHECK_THAT(result.err, Catch::StartsWith("roofcast: " + (report / link).string() + ": is a symbolic link; "));
+    CHECK(fs::is_symlink(report / link));
+    CHECK(std::distance(fs::directory_iterator(elsewhere), fs::directory_iterator{}) == 1);
+    CHECK(slurp(elsewhere / "kept.txt") == "kept");
+  }
+}
+
+TEST_CASE("a report removes the staging folders a killed report left beside its folder, and only those") {
+  const auto base = fresh_folder("report-stale");
+  const auto report = base / "report";
+  fs::create_directories(base / ".report.roofcast-Killed01" / "charts");  // a killed run's, held by no one
+  std::ofstream(base / ".report.roofcast-Killed01" / "index.html") << "half a report";
+  fs::create_directories(base / ".report.roofcast-Running1");  // a running one's: held
+  const int held = ::open((base / ".report.roofcast-Running1").c_str(), O_RDONLY | O_DIRECTORY);
+  REQUIRE(::flock(held, LOCK_EX) == 0);
+  fs::create_directories(base / ".report.backup");  // not ours
+  fs::create_directories(report);
+  std::ofstream(report / ".index.html.roofcast-Killed02") << "an older run's temporary";
+  const auto result = run_roofcast({"report", "--model", "thesis", "--profile", "thesis-redblack", "--device",
+                                    "GTX-660", "--quadrant-kernels", "0", "--output", report.string()});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(base)) names.insert(entry.path().filename().string());
+  CHECK(names == std::set<std::string>{"report", ".report.roofcast-Running1", ".report.backup"});
+  CHECK_FALSE(fs::exists(report / ".index.html.roofcast-Killed02"));  // went with the former folder
+  ::close(held);
 }
 
 TEST_CASE("report --top: a larger profile shows its heaviest kernels and links every prediction") {

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -19,7 +20,7 @@ std::string file_text(const std::filesystem::path& path) {
 }
 
 std::filesystem::path temporary_folder() {
-  static int counter = 0;
+  static std::atomic<int> counter = 0;  // tests run commands from several threads at once
   auto folder = std::filesystem::temp_directory_path() /
                 ("roofcast-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
   std::filesystem::create_directories(folder);

@@ -5,12 +5,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdio>
+#include <optional>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <random>
 #include <sstream>
 #include <system_error>
 #include <vector>
@@ -45,18 +47,7 @@ class CleanupSignalsHeld {
   sigset_t previous_;
 };
 
-std::string random_suffix() {
-  static std::mt19937_64 generator{std::random_device{}() ^ static_cast<uint64_t>(::getpid())};
-  static constexpr std::string_view letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  std::string suffix(8, ' ');
-  for (auto& c : suffix) c = letters[generator() % letters.size()];
-  return suffix;
-}
-
-// A hidden name beside `target` for its temporary; long names are cut to stay within NAME_MAX.
-std::string temporary_name(const fs::path& target) {
-  return fmt::format(".{}.{}", target.filename().string().substr(0, 200), random_suffix());
-}
+fs::path folder_of(const fs::path& target) { return target.has_parent_path() ? target.parent_path() : "."; }
 
 void write_all(int descriptor, std::string_view text, const fs::path& target) {
   while (!text.empty()) {
@@ -65,33 +56,79 @@ void write_all(int descriptor, std::string_view text, const fs::path& target) {
     if (written < 0) throw InputError(fmt::format("{}: write failed: {}", target.string(), std::strerror(errno)));
     text.remove_prefix(static_cast<size_t>(written));
   }
-  if (::fsync(descriptor) != 0 && errno != EINVAL)
-    throw InputError(fmt::format("{}: write failed: {}", target.string(), std::strerror(errno)));
 }
 
-// Creates `path` (it must not exist), registers it for removal on a signal, writes `text` and
-// flushes it to disk. On any failure the file is removed and InputError names `target`.
-std::unique_ptr<RemovedOnSignal> write_new_file(const fs::path& path, std::string_view text, const fs::path& target) {
+// A new file or folder at `path` (it must not exist), registered for removal on a signal and held
+// (stale_temporaries.hpp); nullopt, with the errno in `error`, when it cannot be created.
+struct NewTemporary {
   std::unique_ptr<RemovedOnSignal> registration;
+  HeldTemporary held;
+};
+std::optional<NewTemporary> create_temporary(const fs::path& path, RemovedOnSignal::Kind kind, int& error) {
+  CleanupSignalsHeld signals_held;
+  TemporaryCreation creation(folder_of(path));
   int descriptor = -1;
-  {
-    CleanupSignalsHeld held;
+  if (kind == RemovedOnSignal::Kind::file) {
     descriptor = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (descriptor < 0) return nullptr;
-    registration = std::make_unique<RemovedOnSignal>(path, RemovedOnSignal::Kind::file);
+    if (descriptor < 0) {
+      error = errno;
+      return std::nullopt;
+    }
+  } else {
+    if (::mkdir(path.c_str(), 0777) != 0) {
+      error = errno;
+      return std::nullopt;
+    }
+    descriptor = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);  // -1 (unreadable): held by nothing
   }
+  return NewTemporary{std::make_unique<RemovedOnSignal>(path, kind), HeldTemporary(descriptor)};
+}
+
+// A new temporary beside `target` (folder or file), its stale ones removed first unless
+// `folder_is_new` (a folder this process just made holds none); InputError naming `target` when
+// none can be created.
+std::pair<fs::path, NewTemporary> create_temporary_for(const fs::path& target, RemovedOnSignal::Kind kind,
+                                                       bool folder_is_new = false) {
+  if (!folder_is_new) remove_stale_temporaries(target);
+  int error = 0;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const fs::path path = folder_of(target) / temporary_name(target);
+    if (auto created = create_temporary(path, kind, error)) return {path, std::move(*created)};
+    if (error != EEXIST) break;
+  }
+  throw InputError(fmt::format("{}: cannot write: {}", target.string(), std::strerror(error)));
+}
+
+// Writes what `produce` gives into the new file `temporary` (held open as `held`), then
+// flushes it to disk. On any failure the file is removed and the error passes on.
+void fill_temporary(const fs::path& temporary, const HeldTemporary& held,
+                    const std::function<void(const OutputFiles::Write&)>& produce, const fs::path& target) {
   try {
-    write_all(descriptor, text, target);
+    produce([&](std::string_view piece) { write_all(held.descriptor(), piece, target); });
+    if (::fsync(held.descriptor()) != 0 && errno != EINVAL)
+      throw InputError(fmt::format("{}: write failed: {}", target.string(), std::strerror(errno)));
   } catch (...) {
-    ::close(descriptor);
-    ::unlink(path.c_str());
+    ::unlink(temporary.c_str());
     throw;
   }
-  if (::close(descriptor) != 0) {
-    ::unlink(path.c_str());
-    throw InputError(fmt::format("{}: write failed: {}", target.string(), std::strerror(errno)));
-  }
-  return registration;
+}
+
+// `folder` as a path whose last part names it ("report/" and "." say it by their parent), which
+// must not hold the current folder: replaced whole, a folder the shell stands in would vanish
+// under it.
+fs::path whole_folder_path(const fs::path& folder) {
+  std::error_code error;
+  fs::path path = fs::absolute(folder, error).lexically_normal();
+  if (path.filename().empty()) path = path.parent_path();
+  if (error || path == path.root_path())
+    throw InputError(fmt::format("{}: cannot be replaced as a whole (give another folder)", folder.string()));
+  const fs::path here = fs::current_path(error);
+  const auto [inside, end] = std::mismatch(path.begin(), path.end(), here.begin(), here.end());
+  if (!error && inside == path.end())
+    throw InputError(fmt::format("{}: is the current folder or holds it; roofcast replaces it whole: give another "
+                                 "folder",
+                                 folder.string()));
+  return path;
 }
 
 const char* kind_of_special_file(mode_t mode) {
@@ -104,7 +141,25 @@ const char* kind_of_special_file(mode_t mode) {
   return "not a regular file";
 }
 
-fs::path folder_of(const fs::path& target) { return target.has_parent_path() ? target.parent_path() : "."; }
+// Puts the folder `staging` at `target` in one step: renamed there when `target` is missing,
+// else exchanged with it (renameat2 RENAME_EXCHANGE) and the former `target`, now at `staging`,
+// removed. Where the file system cannot exchange (NFS), `target` is first renamed aside.
+void swap_in_folder(const fs::path& staging, const fs::path& target) {
+  std::error_code ignored;
+  if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) == 0) return;
+  if (errno == EEXIST && ::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) {
+    fs::remove_all(staging, ignored);
+    return;
+  }
+  if (errno != EINVAL && errno != ENOSYS)
+    throw InputError(fmt::format("{}: cannot replace: {}", target.string(), std::strerror(errno)));
+  const fs::path aside = folder_of(target) / temporary_name(target);
+  if (::rename(target.c_str(), aside.c_str()) != 0 && errno != ENOENT)
+    throw InputError(fmt::format("{}: cannot replace: {}", target.string(), std::strerror(errno)));
+  if (::rename(staging.c_str(), target.c_str()) != 0)
+    throw InputError(fmt::format("{}: cannot replace: {}", target.string(), std::strerror(errno)));
+  fs::remove_all(aside, ignored);
+}
 
 }  // namespace
 
@@ -128,6 +183,20 @@ std::string read_text_file(const fs::path& path) {
   while (in && (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0))
     text.append(chunk.data(), static_cast<size_t>(in.gcount()));
   if (in.bad()) throw InputError(fmt::format("{}: read failed", printable(path.string())));
+  return text;
+}
+
+std::string read_text_file(const fs::path& path, uint64_t max_bytes, std::string_view what) {
+  auto too_large = [&](uint64_t size) {
+    return InputError(fmt::format("{}: {:.1f} MiB, more than a {} can be ({:.0f} MiB); not read",
+                                  printable(path.string()), static_cast<double>(size) / (1 << 20), what,
+                                  static_cast<double>(max_bytes) / (1 << 20)));
+  };
+  struct stat status {};
+  if (::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode) && static_cast<uint64_t>(status.st_size) > max_bytes)
+    throw too_large(static_cast<uint64_t>(status.st_size));
+  std::string text = read_text_file(path);
+  if (text.size() > max_bytes) throw too_large(text.size());
   return text;
 }
 
@@ -171,53 +240,71 @@ void check_replaceable(const fs::path& target) {
                                target.string(), kind_of_special_file(status.st_mode)));
 }
 
+void check_replaceable_folder(const fs::path& target) {
+  struct stat status {};
+  if (::lstat(target.c_str(), &status) != 0 || S_ISDIR(status.st_mode)) return;
+  throw InputError(fmt::format("{}: is {}; roofcast replaces only folders here (give another path)", target.string(),
+                               S_ISREG(status.st_mode) ? "a file" : kind_of_special_file(status.st_mode)));
+}
+
 OutputFiles::~OutputFiles() {
   if (committed_) return;
   for (const auto& file : staged_) ::unlink(file.temporary.c_str());
   std::error_code ignored;
   for (const auto& workspace : workspaces_) fs::remove_all(workspace.folder, ignored);
+  for (const auto& folder : folders_) fs::remove_all(folder.temporary, ignored);
 }
 
 void OutputFiles::add(const fs::path& target, std::string_view text) {
+  add(target, [&](const Write& write) { write(text); });
+}
+
+void OutputFiles::add(const fs::path& target, const std::function<void(const Write&)>& produce) {
   if (target == "-") {
-    standard_output_ += text;
+    produce([this](std::string_view piece) { standard_output_ += piece; });
     return;
   }
   check_replaceable(target);
-  const fs::path folder = folder_of(target);
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    const fs::path temporary = folder / temporary_name(target);
-    auto registration = write_new_file(temporary, text, target);
-    if (registration) {
-      staged_.push_back({temporary, target, std::move(registration)});
-      return;
-    }
-    if (errno != EEXIST) break;
-  }
-  throw InputError(fmt::format("{}: cannot write: {}", target.string(), std::strerror(errno)));
+  // Within a folder output being staged, the folder is ours and new.
+  const bool in_staged_folder = std::any_of(folders_.begin(), folders_.end(), [&](const Staged& folder) {
+    return folder.temporary == folder_of(target);
+  });
+  auto [temporary, created] = create_temporary_for(target, RemovedOnSignal::Kind::file, in_staged_folder);
+  fill_temporary(temporary, created.held, produce, target);
+  staged_.push_back({temporary, target, std::move(created.registration), std::move(created.held)});
+}
+
+fs::path OutputFiles::add_folder(const fs::path& given) {
+  const fs::path target = whole_folder_path(given);
+  check_replaceable_folder(target);  // "link/" would follow the link
+  std::error_code error;
+  fs::create_directories(folder_of(target), error);
+  if (error) throw InputError(fmt::format("{}: cannot create the folder: {}", folder_of(target).string(), error.message()));
+  auto [staging, created] = create_temporary_for(target, RemovedOnSignal::Kind::folder);
+  folders_.push_back({staging, target, std::move(created.registration), std::move(created.held)});
+  return staging;
 }
 
 fs::path OutputFiles::workspace(const fs::path& folder) {
-  CleanupSignalsHeld held;
-  std::string name = (folder / fmt::format(".roofcast-{}-XXXXXX", ::getpid())).string();
-  if (::mkdtemp(name.data()) == nullptr)
-    throw InputError(fmt::format("{}: cannot write: {}", folder.string(), std::strerror(errno)));
-  workspaces_.push_back({name, std::make_unique<RemovedOnSignal>(name, RemovedOnSignal::Kind::folder)});
-  return name;
+  auto [path, created] = create_temporary_for(folder / "roofcast-workspace", RemovedOnSignal::Kind::folder);
+  workspaces_.push_back({path, std::move(created.registration), std::move(created.held)});
+  return path;
 }
 
 void OutputFiles::add_from_workspace(const fs::path& workspace, const fs::path& target) {
   check_replaceable(target);
   const fs::path file = workspace / target.filename();
-  staged_.push_back({file, target, std::make_unique<RemovedOnSignal>(file, RemovedOnSignal::Kind::file)});
+  staged_.push_back({file, target, std::make_unique<RemovedOnSignal>(file, RemovedOnSignal::Kind::file), {}});
 }
 
 void OutputFiles::add_from_workspace(const fs::path& workspace, const fs::path& target, std::string_view text) {
   check_replaceable(target);
   const fs::path file = workspace / target.filename();
-  auto registration = write_new_file(file, text, target);
-  if (!registration) throw InputError(fmt::format("{}: cannot write: {}", target.string(), std::strerror(errno)));
-  staged_.push_back({file, target, std::move(registration)});
+  int error = 0;
+  auto created = create_temporary(file, RemovedOnSignal::Kind::file, error);
+  if (!created) throw InputError(fmt::format("{}: cannot write: {}", target.string(), std::strerror(error)));
+  fill_temporary(file, created->held, [&](const Write& write) { write(text); }, target);
+  staged_.push_back({file, target, std::move(created->registration), std::move(created->held)});
 }
 
 void OutputFiles::commit() {
@@ -227,16 +314,19 @@ void OutputFiles::commit() {
     if (!fs::is_regular_file(fs::symlink_status(file.temporary, error)))
       throw InputError(fmt::format("{}: cannot write: its content was not produced", file.target.string()));
   }
+  for (const auto& folder : folders_) check_replaceable_folder(folder.target);
   for (const auto& file : staged_) {
     std::error_code error;
     fs::rename(file.temporary, file.target, error);
     if (error) throw InputError(fmt::format("{}: cannot replace: {}", file.target.string(), error.message()));
   }
-  committed_ = true;
   std::error_code ignored;
-  for (const auto& workspace : workspaces_) fs::remove_all(workspace.folder, ignored);
+  for (const auto& workspace : workspaces_) fs::remove_all(workspace.folder, ignored);  // staged folders hold some
+  for (const auto& folder : folders_) swap_in_folder(folder.temporary, folder.target);
+  committed_ = true;
   staged_.clear();
   workspaces_.clear();
+  folders_.clear();
   if (!standard_output_.empty()) {
     std::cout << standard_output_ << std::flush;
     if (!std::cout) throw InputError("-: cannot write to standard output");

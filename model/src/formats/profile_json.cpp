@@ -1,5 +1,6 @@
 #include "roofcast/formats/profile_json.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <thread>
 
@@ -267,7 +268,12 @@ KernelProfile read_checked_profile(std::string_view json_text, const std::string
   bool in_kernels = false;
   std::string top_level_key;
   auto read_kernel = [&](int depth, json::parse_event_t event, json& parsed) {
-    if (depth == 1 && event == json::parse_event_t::key) top_level_key = parsed.get<std::string>();
+    if (depth == 1 && event == json::parse_event_t::key) {
+      top_level_key = parsed.get<std::string>();
+      // Members the reader never reads (a tool's own, however large) are skipped, not built.
+      return top_level_key == "format" || top_level_key == "version" || top_level_key == "reference_device" ||
+             top_level_key == "kernels" || top_level_key == "transfers";
+    }
     if (depth == 1 && event == json::parse_event_t::array_start) {
       in_kernels = top_level_key == "kernels";
       if (in_kernels) {  // a repeated key: the last one counts, as in a JSON tree
@@ -309,9 +315,35 @@ KernelProfile read_checked_profile(std::string_view json_text, const std::string
   return profile;
 }
 
+// Refuses a string longer than input_limits::kMaxProfileStringBytes, naming where it starts.
+// Strings are found as the parser finds them (a quote opens one, a backslash escapes the next
+// byte), each end looked for no further than the limit; text that is not JSON is the parser's.
+void check_string_lengths(std::string_view text, const std::string& source) {
+  constexpr size_t kMax = input_limits::kMaxProfileStringBytes;
+  for (size_t quote = text.find('"'); quote != std::string_view::npos;) {
+    const size_t start = quote + 1;
+    const std::string_view within = text.substr(0, std::min(text.size(), start + kMax + 1));
+    // The next quote not escaped: after an even number of backslashes (memchr finds the quotes).
+    auto escaped = [&](size_t at) {
+      size_t backslashes = 0;
+      while (at - backslashes > start && within[at - backslashes - 1] == '\\') ++backslashes;
+      return backslashes % 2 == 1;
+    };
+    size_t end = within.find('"', start);
+    while (end != std::string_view::npos && escaped(end)) end = within.find('"', end + 1);
+    if (end == std::string_view::npos && within.size() < text.size())
+      throw InputError(fmt::format("{}: the string at byte {} is longer than {} MiB, the most a profile's string (a "
+                                   "kernel name, a note) can be; not read",
+                                   source, quote, kMax >> 20));
+    if (end == std::string_view::npos) return;  // not closed: the parser says so
+    quote = text.find('"', end + 1);
+  }
+}
+
 }  // namespace
 
 KernelProfile parse_kernel_profile(std::string_view json_text, const std::string& source) {
+  check_string_lengths(json_text, source);
   // The fast path for a well-formed profile (100,000 kernels in well under a second): its kernels
   // found by a scan of the brackets, each read by a SAX parser, on every core; the rest of the
   // document, with an empty kernels array in their place, by the checked reader. Anything it
@@ -330,6 +362,7 @@ KernelProfile parse_kernel_profile(std::string_view json_text, const std::string
 }
 
 KernelProfile parse_kernel_profile_checked(std::string_view json_text, const std::string& source) {
+  check_string_lengths(json_text, source);
   return read_checked_profile(json_text, source, nullptr);
 }
 

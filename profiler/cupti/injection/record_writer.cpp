@@ -1,6 +1,9 @@
 #include "record_writer.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <chrono>
 #include <cstdlib>
@@ -21,8 +24,17 @@ void RecordWriter::open_for_current_pid() {
   // A forked child inherits the parent's FILE*: leave it alone and open its own.
   file_ = nullptr;
   pid_ = pid;
-  const std::string path = fmt::format("{}/{}{}-{}{}", folder_, protocol::kFilePrefix, mode_, pid, protocol::kFileSuffix);
-  file_ = std::fopen(path.c_str(), "a");
+  // Created, never appended to: a file of that name (a pid used again by a later process of the
+  // run) is another process' records, and this one gets "-PID.N".
+  std::string path;
+  int descriptor = -1;
+  for (int n = 1; descriptor < 0 && n <= 1000; ++n) {
+    path = fmt::format("{}/{}{}-{}{}{}", folder_, protocol::kFilePrefix, mode_, pid, n == 1 ? "" : fmt::format(".{}", n),
+                       protocol::kFileSuffix);
+    descriptor = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (descriptor < 0 && errno != EEXIST) break;
+  }
+  file_ = descriptor >= 0 ? ::fdopen(descriptor, "w") : nullptr;
   if (file_ == nullptr) {
     std::fprintf(stderr, "roofcast collector: cannot write %s; nothing will be recorded for process %d\n",
                  path.c_str(), pid);

@@ -8,9 +8,10 @@
 
 namespace roofcast::profiler {
 
-// Appends records (one JSON object per line) to this process' output file, flushing each
+// Writes records (one JSON object per line) to this process' output file, flushing each
 // line so that what was collected survives an abort. A forked child that writes gets its
-// own file: the file is named after the pid at the moment of writing.
+// own file: the file is named after the pid at the moment of writing, and created exclusively
+// (O_EXCL): never appended to, whoever wrote it before.
 class RecordWriter {
  public:
   RecordWriter(std::string folder, std::string mode);

@@ -21,6 +21,10 @@ struct DeviceFile {
   std::filesystem::path path;
 };
 
+// A device-profile file, read and parsed; InputError naming it when it is larger than any device
+// profile (input_limits::kMaxDeviceProfileBytes) or not one.
+DeviceProfile read_device_profile_file(const std::filesystem::path& path);
+
 // Every device-profile file of the data folders, by folder order then name; an id found in an
 // earlier folder hides the same id in a later one. Files whose id is a bundled device's are left
 // out (the binary has those compiled in).

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace roofcast::input_limits {
@@ -32,5 +33,15 @@ inline constexpr double kMaxSharedBytesPerBlock = 1 << 30;  // 1 GiB
 // A device's occupancy limits (whole numbers) and SM count.
 inline constexpr double kMaxSmCount = 1e6;
 inline constexpr double kMaxOccupancyLimit = 1 << 30;
+
+// One string of a kernel profile (a kernel's name, a note, a member no reader reads): far longer
+// than any C++ template's name. Checked before the profile is parsed: JSON parsers hold a string
+// whole, twice, so a profile whose bulk was one string took five times its size to read.
+inline constexpr size_t kMaxProfileStringBytes = 16 << 20;
+
+// A device profile's file: `roofcast bench` writes about 100 KB. A larger file is refused before
+// it is read (`roofcast devices` reads every .json of the data folders: a stray 1 GB file took
+// 40 s and 4 GB of memory to find out it was not a device profile).
+inline constexpr uint64_t kMaxDeviceProfileBytes = 16 << 20;
 
 }  // namespace roofcast::input_limits

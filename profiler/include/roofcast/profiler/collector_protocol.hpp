@@ -3,8 +3,9 @@
 // How `roofcast profile` (the launcher) and the injection library talk: the launcher sets
 // these environment variables for the application; the library, loaded by the CUDA driver
 // through CUDA_INJECTION64_PATH in every CUDA process of the application, writes one JSON
-// Lines file per process (pid in the name: kFilePrefix MODE-PID kFileSuffix) into the output
-// folder. The records of its lines: roofcast/formats/collector_record_fields.hpp.
+// Lines file per process (pid in the name: kFilePrefix MODE-PID kFileSuffix, created exclusively;
+// MODE-PID.2, .3... where a process of that pid wrote one before) into the output folder. The
+// records of its lines: roofcast/formats/collector_record_fields.hpp.
 namespace roofcast::profiler::protocol {
 
 inline constexpr const char* kInjectionPathVariable = "CUDA_INJECTION64_PATH";
