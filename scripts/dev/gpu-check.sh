@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
 # On the GPU machine: build for Hopper, run the GPU tests and the benches, print a short
 # table last. Full logs go under $OUT (or ./gpu-check-out when OUT is unset).
-# Usage: scripts/dev/gpu-check.sh [step...]   steps: build tests profiler bench (default: all)
+# Usage: scripts/dev/gpu-check.sh [step...]   steps: build tests profiler bench parity
+#        (default: build tests profiler bench)
+#   BUILD_TARGETS="t1 t2"  build only these targets (default: all); `gpu-tests` names every GPU
+#                          test program with what it runs
+#   TESTS_TIMEOUT_S=N      stop the GPU tests after N seconds (the others' results are kept)
+#   PARITY_PROGRAMS="..."  the programs of the parity step (scripts/dev/collector-parity.sh, its
+#                          profile step against ncu: the bench copy is checked by the GPU tests)
+#   CALL_BUDGET_S=N        the parity step starts no program past N s from this script's start
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/dev/gpu-deps.sh || exit 1  # the build dependencies, on the bare GPU machine
@@ -11,13 +18,21 @@ steps=("$@")
 ((${#steps[@]})) || steps=(build tests profiler bench)
 summary=()
 
+# The GPU test programs (tests/CMakeLists.txt: roofcast_add_gpu_test) bring what they run.
+gpu_test_targets=(roofcast roofcast-bench roofcast_injection microbench_gpu_tests bench_complete_gpu_tests
+                  profiler_gpu_tests profiler_records_dir_gpu_tests collector_scale_gpu_tests
+                  collector_torch_gpu_tests workloads_gpu_tests heldout_workloads_gpu_tests)
+
 step_build() {
-  nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
+  local t0=$SECONDS targets=()
+  for t in ${BUILD_TARGETS:-}; do
+    if [[ $t == gpu-tests ]]; then targets+=("${gpu_test_targets[@]}"); else targets+=("$t"); fi
+  done
   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
     -DROOFCAST_ENABLE_HIP=OFF >"$OUT/configure.log" 2>&1 &&
-    cmake --build build-gpu --parallel "$(nproc)" >"$OUT/build.log" 2>&1
+    cmake --build build-gpu --parallel "$(nproc)" ${targets[@]:+--target "${targets[@]}"} >"$OUT/build.log" 2>&1
   local status=$?
-  summary+=("build|$([[ $status == 0 ]] && echo ok || echo FAILED, see build.log)")
+  summary+=("build|$([[ $status == 0 ]] && echo "ok, $((SECONDS - t0)) s" || echo FAILED, see build.log)")
   tail -20 "$OUT/build.log"
   return $status
 }
@@ -45,12 +60,29 @@ step_bench() {
 }
 
 step_tests() {
-  (cd build-gpu && ctest --output-on-failure -L gpu) >"$OUT/gpu-tests.log" 2>&1
+  local t0=$SECONDS
+  (cd build-gpu && timeout "${TESTS_TIMEOUT_S:-3600}" ctest --output-on-failure -L gpu --output-junit "$OUT/gpu-tests.xml") \
+    >"$OUT/gpu-tests.log" 2>&1
   local status=$?
-  summary+=("gpu tests|$(grep -E 'tests passed|tests failed' "$OUT/gpu-tests.log" | tail -1)")
+  summary+=("gpu tests ($((SECONDS - t0)) s)|$(grep -E 'tests passed|tests failed' "$OUT/gpu-tests.log" | tail -1)")
+  ((status == 124)) && summary+=("gpu tests|STOPPED at TESTS_TIMEOUT_S=${TESTS_TIMEOUT_S:-}")
+  while IFS= read -r line; do summary+=("  ${line%% *}|${line#* }"); done < <(
+    grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$OUT/gpu-tests.log" |
+      sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) [. ]*(.*)$/\1 \2/')
   return $status
 }
 
+# The collector against ncu and the bench copy against cudaMemcpy (issue 31), on the build above.
+step_parity() {
+  STEPS="profile" PROGRAMS="${PARITY_PROGRAMS:-}" PARITY_BUDGET_S=$((${CALL_BUDGET_S:-560} - SECONDS)) OUT="$OUT" bash scripts/dev/collector-parity.sh \
+    >"$OUT/parity.log" 2>&1
+  local status=$?
+  sed -n '/== collector-parity/,$p' "$OUT/parity.log"
+  summary+=("parity|$([[ $status == 0 ]] && echo ok || echo "exit $status, see parity.log")")
+  return $status
+}
+
+nvidia-smi 2>&1 | tee "$OUT/nvidia-smi.txt" | head -15
 overall=0
 for step in "${steps[@]}"; do
   "step_$step" || overall=1

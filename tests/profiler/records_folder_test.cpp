@@ -16,7 +16,7 @@
 using roofcast::profiler::RecordsFolder;
 namespace fs = std::filesystem;
 
-TEST_CASE("--records-dir: a new or empty folder is used itself, and claimed") {
+TEST_CASE("records folder (profile --records-dir): a new or empty folder is used itself, and claimed") {
   const fs::path base = roofcast::testing::fresh_folder("records-new");
   const RecordsFolder created((base / "new" / "records").string());
   CHECK(created.path() == (base / "new" / "records").string());
@@ -29,7 +29,7 @@ TEST_CASE("--records-dir: a new or empty folder is used itself, and claimed") {
   CHECK_FALSE(empty.note());
 }
 
-TEST_CASE("--records-dir: a folder that holds anything gets a new subfolder for each run, said in a note") {
+TEST_CASE("records folder (profile --records-dir): a folder that holds anything gets a new subfolder for each run, said in a note") {
   const fs::path base = roofcast::testing::fresh_folder("records-reused");
   {
     const RecordsFolder first(base.string());
@@ -56,7 +56,7 @@ TEST_CASE("--records-dir: a folder that holds anything gets a new subfolder for 
   CHECK(RecordsFolder(claimed.string()).note());
 }
 
-TEST_CASE("--records-dir: runs started together into one new folder each get their own") {
+TEST_CASE("records folder (profile --records-dir): runs started together into one new folder each get their own") {
   const fs::path base = roofcast::testing::fresh_folder("records-together") / "records";
   std::vector<std::future<std::unique_ptr<RecordsFolder>>> runs;
   for (int i = 0; i < 8; ++i)
@@ -72,7 +72,7 @@ TEST_CASE("--records-dir: runs started together into one new folder each get the
   CHECK(in_the_folder_itself <= 1);
 }
 
-TEST_CASE("--records-dir: a path that is not a folder is an error naming it; the temporary folder goes") {
+TEST_CASE("records folder (profile --records-dir): a path that is not a folder is an error naming it; the temporary folder goes") {
   const fs::path base = roofcast::testing::fresh_folder("records-file");
   std::ofstream(base / "file") << "x";
   CHECK_THROWS_WITH(RecordsFolder((base / "file").string()),
