@@ -25,12 +25,18 @@ gpu_test_targets=(roofcast roofcast-bench roofcast_injection microbench_gpu_test
 
 step_build() {
   local t0=$SECONDS targets=()
-  for t in ${BUILD_TARGETS:-}; do
-    if [[ $t == gpu-tests ]]; then targets+=("${gpu_test_targets[@]}"); else targets+=("$t"); fi
-  done
   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    -DROOFCAST_ENABLE_HIP=OFF >"$OUT/configure.log" 2>&1 &&
-    cmake --build build-gpu --parallel "$(nproc)" ${targets[@]:+--target "${targets[@]}"} >"$OUT/build.log" 2>&1
+    -DROOFCAST_ENABLE_HIP=OFF >"$OUT/configure.log" 2>&1 || { summary+=("build|FAILED, see configure.log"); return 1; }
+  for t in ${BUILD_TARGETS:-}; do
+    if [[ $t == gpu-tests ]]; then
+      targets+=("${gpu_test_targets[@]}")
+      # Only where find_package(MPI) found MPI.
+      ninja -C build-gpu -t targets all 2>/dev/null | grep -q '^collector_mpi_gpu_tests:' && targets+=(collector_mpi_gpu_tests)
+    else
+      targets+=("$t")
+    fi
+  done
+  cmake --build build-gpu --parallel "$(nproc)" ${targets[@]:+--target "${targets[@]}"} >"$OUT/build.log" 2>&1
   local status=$?
   summary+=("build|$([[ $status == 0 ]] && echo "ok, $((SECONDS - t0)) s" || echo FAILED, see build.log)")
   tail -20 "$OUT/build.log"
@@ -66,6 +72,9 @@ step_tests() {
   local status=$?
   summary+=("gpu tests ($((SECONDS - t0)) s)|$(grep -E 'tests passed|tests failed' "$OUT/gpu-tests.log" | tail -1)")
   ((status == 124)) && summary+=("gpu tests|STOPPED at TESTS_TIMEOUT_S=${TESTS_TIMEOUT_S:-}")
+  local copy_line
+  copy_line=$(grep -ho 'DRAM copy vs cudaMemcpy D2D: [^(]*' "$OUT/gpu-tests.xml" 2>/dev/null | head -1)
+  [[ -n $copy_line ]] && summary+=("bench copy|${copy_line#DRAM copy vs cudaMemcpy D2D: } (microbench_gpu_tests)")
   while IFS= read -r line; do summary+=("  ${line%% *}|${line#* }"); done < <(
     grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' "$OUT/gpu-tests.log" |
       sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) [. ]*(.*)$/\1 \2/')
