@@ -1,8 +1,8 @@
 // Runs `roofcast bench --quick` on the GPU and checks that the results are sane and verified.
-#include <cstdio>
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
