@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -28,6 +29,15 @@ struct NamedDevice {
   DeviceProfile device;
 };
 
+// A device file as the table shows it: relative to the current folder when it lies below it
+// (so the table's widths do not depend on where the data folder is), else its whole path.
+std::string shown_path(const std::filesystem::path& file) {
+  std::error_code error;
+  const std::filesystem::path relative = std::filesystem::proximate(file, error);
+  if (!error && !relative.empty() && *relative.begin() != "..") return relative.string();
+  return file.string();
+}
+
 std::vector<NamedDevice> named_devices() {
   std::vector<NamedDevice> devices;
   for (auto& device : bundled_devices()) {
@@ -36,7 +46,7 @@ std::vector<NamedDevice> named_devices() {
   }
   for (const auto& file : device_files()) {
     try {
-      devices.push_back({file.id, file.path.string(), read_device_profile_file(file.path)});
+      devices.push_back({file.id, shown_path(file.path), read_device_profile_file(file.path)});
     } catch (const InputError& error) {
       std::cerr << "roofcast: warning: " << printable(error.what()) << "\n";
     }
