@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/data/spec_devices.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/input_limits.hpp"
@@ -71,6 +72,7 @@ std::vector<DeviceFile> device_files() {
 }
 
 std::optional<DeviceProfile> find_named_device(std::string_view name) {
+  if (const auto request = spec_device_request(name)) return derived_device_profile(*request);
   if (auto device = find_bundled_device(name)) return device;
   const std::vector<DeviceFile> files = device_files();
   for (const auto& file : files)
