@@ -72,7 +72,6 @@ std::vector<DeviceFile> device_files() {
 }
 
 std::optional<DeviceProfile> find_named_device(std::string_view name) {
-  if (const auto request = spec_device_request(name)) return derived_device_profile(*request);
   if (auto device = find_bundled_device(name)) return device;
   const std::vector<DeviceFile> files = device_files();
   for (const auto& file : files)
@@ -96,7 +95,8 @@ std::optional<DeviceProfile> find_named_device(std::string_view name) {
     throw InputError(fmt::format("--device {}: several device profiles have this name ({}): give one of these ids",
                                  printable(name), fmt::join(ids, ", ")));
   }
-  return found;
+  if (found) return found;
+  return find_spec_device(name);
 }
 
 }  // namespace roofcast

@@ -79,6 +79,33 @@ DeviceProfile derived_device_profile(const DerivationRequest& request) {
   return derive_device(inputs.table, inputs.references, request).profile;
 }
 
+std::optional<DeviceProfile> find_spec_device(std::string_view name) {
+  if (const auto request = spec_device_request(name)) {
+    const SpecInputs inputs = load_spec_inputs();
+    if (!inputs.table.find_gpu(request->spec_id))
+      throw InputError(fmt::format("--device {}: no GPU {} in {} (`roofcast devices --specs` lists them)", printable(name),
+                                   printable(request->spec_id), inputs.table.source));
+    return derive_device(inputs.table, inputs.references, *request).profile;
+  }
+  // A bare id: only when it is one of the table's, and no error when there is no table.
+  const std::string prefixed = std::string(kPrefix) + std::string(name);
+  std::optional<DerivationRequest> request;
+  try {
+    request = spec_device_request(prefixed);
+  } catch (const InputError&) {
+    return std::nullopt;  // "x-mpsy" that is no partition: not a spec name
+  }
+  if (!request) return std::nullopt;
+  std::optional<SpecInputs> inputs;
+  try {
+    inputs = load_spec_inputs();
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+  if (!inputs->table.find_gpu(request->spec_id)) return std::nullopt;
+  return derive_device(inputs->table, inputs->references, *request).profile;
+}
+
 std::vector<DeviceProfile> unmeasured_spec_devices() {
   const SpecInputs inputs = load_spec_inputs();
   std::vector<DeviceProfile> devices;

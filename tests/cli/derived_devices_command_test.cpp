@@ -39,6 +39,16 @@ TEST_CASE("devices --from-spec prints a derived profile that --device takes back
   const auto a = nlohmann::json::parse(by_file.out), b = nlohmann::json::parse(by_name.out);
   CHECK(a["predictions"][0]["device"] == "NVIDIA A100 SXM4 80GB (derived)");
   CHECK(a["totals"][0]["predicted_ms"] == b["totals"][0]["predicted_ms"]);
+
+  // A bare spec id is taken too where no measured device has that name; a measured id stays measured.
+  const auto bare = run_roofcast({"predict", "--profile", "thesis-rodinia", "--device", "a100-sxm-80gb", "--device",
+                                  "h100-sxm", "--format", "json"});
+  INFO(bare.err);
+  REQUIRE(bare.exit_code == 0);
+  const auto c = nlohmann::json::parse(bare.out);
+  CHECK(c["totals"][0]["predicted_ms"] == b["totals"][0]["predicted_ms"]);
+  CHECK_THAT(bare.out, Catch::Contains("NVIDIA H100 80GB HBM3\""));
+  CHECK_THAT(bare.out, !Catch::Contains("H100 SXM5 80GB (derived)"));
 }
 
 TEST_CASE("devices --specs lists the table's GPUs and what each would be derived from") {

@@ -30,6 +30,11 @@ std::string spec_device_name(const std::string& spec_id, double mps_percentage);
 // The derived device profile `--device spec:...` names.
 DeviceProfile derived_device_profile(const DerivationRequest& request);
 
+// The derived device `--device NAME` names when NAME is no measured or bundled device:
+// "spec:ID[-mpsNN]" (InputError when the table has no such GPU), or a bare "ID[-mpsNN]" of the
+// spec table ("a100-sxm-80gb", "h200-sxm-mps25"); nullopt when NAME is neither.
+std::optional<DeviceProfile> find_spec_device(std::string_view name);
+
 // The derived profile of every GPU of the table that no measured profile is of, for comparing
 // measured and derived devices in one ranking (`rank --all-gpus`).
 std::vector<DeviceProfile> unmeasured_spec_devices();
