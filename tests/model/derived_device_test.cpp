@@ -3,6 +3,7 @@
 // from the other GPU it lands near it, and what is derived says so everywhere.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -77,9 +78,18 @@ TEST_CASE("an MPS partition is derived from the reference's partition of the sam
   CHECK(derived.reference->id == "h100-sxm-mps25");
   CHECK(derived.profile.sm_count == 32);
   CHECK(derived.profile.name == "NVIDIA H200 SXM 141GB (MPS 25%) (derived)");
-  // Under MPS the DRAM share of the whole GPU is the partition's own (not 25 % of it).
+  // Under MPS the partition's DRAM rate is not 25 % of the whole GPU's: it is the whole GPU's
+  // (x 4800 / 3350 GB/s) in a knee with what the partition's 32 SMs can draw, which the H100's
+  // partition measured and which does not grow with the datasheet's bandwidth.
   const auto& h100_mps25 = reference_named(inputs, "h100-sxm-mps25").profile;
-  CHECK(value(derived.profile, "dram_read_gbps") == Approx(value(h100_mps25, "dram_read_gbps") * 4800 / 3350));
+  const auto& h200_mps25 = reference_named(inputs, "h200-sxm-mps25").profile;
+  const double read = value(derived.profile, "dram_read_gbps");
+  CHECK(read > value(h100_mps25, "dram_read_gbps"));
+  CHECK(read < value(h100_mps25, "dram_read_gbps") * 4800 / 3350);
+  CHECK(read == Approx(value(h200_mps25, "dram_read_gbps")).epsilon(0.1));
+  const auto key = std::find_if(derived.keys.begin(), derived.keys.end(), [](const auto& k) { return k.key == "dram_read_gbps"; });
+  REQUIRE(key != derived.keys.end());
+  CHECK(key->scaling == roofcast::Scaling::partition_knee);
 }
 
 TEST_CASE("a GPU of an unmeasured architecture takes the nearest one's achieved/peak, and says so") {
