@@ -67,7 +67,8 @@ TEST_CASE("rank --all-gpus lists measured and derived devices, the derived ones 
   INFO(ranked.err);
   REQUIRE(ranked.exit_code == 0);
   int measured = 0, derived = 0;
-  for (const auto& device : nlohmann::json::parse(ranked.out)["devices"]) {
+  const auto document = nlohmann::json::parse(ranked.out);  // held: a loop over a temporary's member dangles
+  for (const auto& device : document["devices"]) {
     const std::string name = device["device"];
     if (device["derived"]) {
       ++derived;
