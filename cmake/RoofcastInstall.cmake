@@ -21,7 +21,7 @@ foreach(companion IN ITEMS roofcast-cupti roofcast_injection)
   endif()
 endforeach()
 
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/devices ${PROJECT_SOURCE_DIR}/data/profiles
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/devices ${PROJECT_SOURCE_DIR}/data/profiles ${PROJECT_SOURCE_DIR}/data/specs
         DESTINATION ${CMAKE_INSTALL_DATADIR}/roofcast)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 

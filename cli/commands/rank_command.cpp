@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands/commands.hpp"
+#include "all_gpus.hpp"
 #include "inputs.hpp"
 #include "missing_bench_keys.hpp"
 #include "roofcast/output/markdown.hpp"
@@ -28,6 +29,7 @@ struct RankOptions {
   std::string profile;
   std::vector<std::string> devices;
   bool all_devices = false;
+  bool all_gpus = false;
   size_t top = 3;
   std::string format;
   std::string chart;
@@ -57,6 +59,7 @@ nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string
                      {"bound", to_string(k.bound)}});
     devices.push_back({{"rank", i + 1},
                        {"device", r.device},
+                       {"derived", r.derived},
                        {"total_ms", r.total_ms},
                        {"kernels_ms", r.kernels_ms},
                        {"launch_gaps_ms", r.launch_gaps_ms},
@@ -92,7 +95,11 @@ Table rank_table(const std::vector<DeviceRank>& ranks) {
 
 void run_rank(const RankOptions& options) {
   const KernelProfile profile = load_profile(options.profile);
-  const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
+  // --all-gpus alone ranks the current GPUs, not also the bundled thesis ones.
+  std::vector<DeviceProfile> devices;
+  if (!options.all_gpus || options.all_devices || !options.devices.empty())
+    devices = load_devices(options.devices, options.all_devices);
+  if (options.all_gpus) append_all_gpus(devices);
   // A ranking reads each prediction's time and bound only: the rest is not held (a million
   // predictions, 100,000 kernels x 10 devices, with their details would take gigabytes).
   std::vector<TotalsEntry> predictions(profile.kernels.size() * devices.size());
@@ -109,6 +116,9 @@ void run_rank(const RankOptions& options) {
     std::cout << render_markdown(rank_table(ranks));
   } else {
     std::cout << render_text(rank_table(ranks));
+    if (std::any_of(ranks.begin(), ranks.end(), [](const auto& r) { return r.derived; }))
+      std::cout << "\n(derived): a device profile derived from the GPU's spec sheet and the achieved/peak of a measured "
+                   "GPU, not a measurement (`roofcast devices --specs`, docs/derived-devices.md)\n";
     if (std::any_of(ranks.begin(), ranks.end(), [](const auto& r) { return r.break_even_iterations.has_value(); }))
       std::cout << "\nbreak-even: for a device whose kernels beat the first one's but whose copies cost more, the "
                    "kernel iterations per transfer from which it becomes the faster choice\n";
@@ -142,6 +152,9 @@ void add_rank_command(CLI::App& app) {
   command->add_option("--device", options->devices,
                       "Device: a bundled name or a device-profile file (repeatable; default: every bundled device)");
   command->add_flag("--all-devices", options->all_devices, "Rank every bundled device");
+  command->add_flag("--all-gpus", options->all_gpus,
+                    "Rank every measured GPU of the data folders and, derived from its spec sheet (marked derived), "
+                    "every GPU of the spec table without a measured profile");
   command->add_option("--top", options->top, "Longest kernels shown per device")->transform(whole_number(1, 1e9));
   add_format_option(*command, options->format, {"table", "csv", "json", "markdown"});
   add_model_option(*command, options->model);

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "commands/commands.hpp"
+#include "all_gpus.hpp"
 #include "inputs.hpp"
 #include "missing_bench_keys.hpp"
 #include "roofcast/output/table.hpp"
@@ -47,6 +48,7 @@ struct ReportOptions {
   size_t top = 50;
   std::string model;
   bool all_diagnostics = false;
+  bool all_gpus = false;
 };
 
 // Indices of the kernels that take the most predicted time over all devices, most first.
@@ -178,7 +180,9 @@ ReportChart draw_for_report(const GnuplotChart& chart, const ChartsFolder& folde
 void run_report(const ReportOptions& options) {
   check_report_folder(options.output);  // before the work: a folder that is not a report is refused at once
   const KernelProfile profile = load_profile(options.profile);
-  const std::vector<DeviceProfile> devices = load_devices(options.devices, false);
+  std::vector<DeviceProfile> devices;
+  if (!options.all_gpus || !options.devices.empty()) devices = load_devices(options.devices, false);
+  if (options.all_gpus) append_all_gpus(devices);
   const DeviceProfile* reference = nullptr;
   for (const auto& device : devices)
     if (same_device_name(device.name, profile.reference_device)) reference = &device;
@@ -209,6 +213,13 @@ void run_report(const ReportOptions& options) {
   for (const auto& device : devices) content.device_names.push_back(device.name);
   content.warnings = report_warnings(profile, prediction);
   content.device_notes = missing_bench_key_notes(devices, options.model);
+  for (const auto& device : devices)
+    if (device.derivation)
+      content.device_notes.push_back(fmt::format(
+          "{}: derived, not measured: the spec sheet of {} with the achieved/peak of the measured {} ({}); "
+          "`roofcast devices --from-spec {}` shows how",
+          device.name, device.derivation->spec_id, device.derivation->fractions_from, device.derivation->relation,
+          device.derivation->spec_id));
   warn_missing_bench_keys(devices, options.model);
   const bool large = large_profile;
   if (large) {
@@ -331,6 +342,9 @@ void add_report_command(CLI::App& app) {
   command->add_flag("--all-diagnostics", options->all_diagnostics,
                     "diagnostics.csv: every kernel's diagnostics, not only those of the kernels the tables show "
                     "(slower on a large profile)");
+  command->add_flag("--all-gpus", options->all_gpus,
+                    "Every measured GPU of the data folders and, derived from its spec sheet (marked derived), every GPU "
+                    "of the spec table without a measured profile");
   add_model_option(*command, options->model);
   command->callback([options] { run_report(*options); });
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/data/spec_devices.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/input_limits.hpp"
@@ -94,7 +95,8 @@ std::optional<DeviceProfile> find_named_device(std::string_view name) {
     throw InputError(fmt::format("--device {}: several device profiles have this name ({}): give one of these ids",
                                  printable(name), fmt::join(ids, ", ")));
   }
-  return found;
+  if (found) return found;
+  return find_spec_device(name);
 }
 
 }  // namespace roofcast

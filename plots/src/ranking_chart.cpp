@@ -1,5 +1,6 @@
 #include "roofcast/plots/ranking_chart.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -32,13 +33,14 @@ GnuplotChart ranking_chart(const std::vector<DeviceRank>& ranks, const std::stri
                                    "launch gaps {} ms, copies {} ms)",
                                    r.device, r.kernels_ms, r.launch_gaps_ms, r.transfers_ms));
     longest = std::max(longest, total);
-    rows += fmt::format("{} {} {} {} {} {}\n", n - 1 - i, gnuplot::data_column(r.device), gnuplot::number(kernels_end),
+    rows += fmt::format("{} {} {} {} {} {} {}\n", n - 1 - i, gnuplot::data_column(r.device), gnuplot::number(kernels_end),
                         gnuplot::number(gaps_end), gnuplot::number(total),
-                        gnuplot::data_column(fmt::format("{} ms", gnuplot::milliseconds(total))));
+                        gnuplot::data_column(fmt::format("{} ms", gnuplot::milliseconds(total))), r.derived ? 1 : 0);
   }
   gnuplot::DataFile data(fmt::format("Devices ranked by predicted application time: the data of {}.",
                                      chart.script_file_name));
-  const int block = data.add_block("y device kernels_end_ms gaps_end_ms total_ms total_label", rows);
+  const int block = data.add_block("y device kernels_end_ms gaps_end_ms total_ms total_label derived", rows);
+  const bool any_derived = std::any_of(ranks.begin(), ranks.end(), [](const DeviceRank& r) { return r.derived; });
   chart.data = data.text();
 
   const int height = 140 + 44 * static_cast<int>(n), width = 900;
@@ -61,16 +63,23 @@ GnuplotChart ranking_chart(const std::vector<DeviceRank>& ranks, const std::stri
       gnuplot::quoted(fmt::format("Predicted application time of {}: kernels, launch gaps, copies", profile_label)),
       (widest_name + 24) / width, gnuplot::number(n - 0.3), gnuplot::number(longest * 1.22));
   const std::string source = gnuplot::quoted(chart.data_file_name);
-  script += gnuplot::plot_command({
-      fmt::format("{} index {} using (0):1:(0):3:($1-bar):($1+bar):ytic(2) with boxxyerror lc rgb '{}' title "
-                  "'kernels'",
-                  source, block, chart_style::fp32),
-      fmt::format("{} index {} using 3:1:3:4:($1-bar):($1+bar) with boxxyerror lc rgb '{}' title 'launch gaps'",
-                  source, block, chart_style::tensor),
-      fmt::format("{} index {} using 4:1:4:5:($1-bar):($1+bar) with boxxyerror lc rgb '{}' title 'copies'", source,
-                  block, chart_style::fp64),
-      fmt::format("{} index {} using 5:1:6 with labels left offset 0.6,0 notitle", source, block),
-  });
+  // A device profile derived from a spec sheet (not measured) gets a hatched kernels bar.
+  std::vector<std::string> elements = {
+      fmt::format("{} index {} using (0):1:(0):($7 > 0 ? NaN : $3):($1-bar):($1+bar):ytic(2) with boxxyerror lc rgb '{}' "
+                  "title 'kernels{}'",
+                  source, block, chart_style::fp32, any_derived ? " (measured device)" : "")};
+  if (any_derived)
+    elements.push_back(fmt::format("{} index {} using (0):1:(0):($7 > 0 ? $3 : NaN):($1-bar):($1+bar):ytic(2) with "
+                                   "boxxyerror fs pattern 4 border lc rgb '{}' lc rgb '{}' title 'kernels (derived "
+                                   "from a spec sheet, not measured)'",
+                                   source, block, chart_style::fp32, chart_style::fp32));
+  elements.push_back(fmt::format("{} index {} using 3:1:3:4:($1-bar):($1+bar) with boxxyerror lc rgb '{}' title "
+                                 "'launch gaps'",
+                                 source, block, chart_style::tensor));
+  elements.push_back(fmt::format("{} index {} using 4:1:4:5:($1-bar):($1+bar) with boxxyerror lc rgb '{}' title 'copies'",
+                                 source, block, chart_style::fp64));
+  elements.push_back(fmt::format("{} index {} using 5:1:6 with labels left offset 0.6,0 notitle", source, block));
+  script += gnuplot::plot_command(elements);
   chart.script = script;
   return chart;
 }

@@ -250,6 +250,13 @@ DeviceProfile parse_device_profile(std::string_view json_text, const std::string
     if (clocks.has("sm_clock_mhz_in_kernel"))
       device.sm_clock_mhz = clocks.member("sm_clock_mhz_in_kernel").non_negative();
   }
+  if (root.has("provenance") && root.member("provenance").has("derived")) {
+    const Field derived = root.member("provenance").member("derived");
+    derived.object();
+    device.derivation = DeviceDerivation{derived.member("spec").non_empty_string(),
+                                         derived.member("fractions_from").non_empty_string(),
+                                         derived.has("relation") ? derived.member("relation").string() : ""};
+  }
   return device;
 }
 
@@ -392,6 +399,10 @@ json to_json(const DeviceProfile& device) {
   if (device.sm_clock_mhz > 0) result["clocks"] = {{"sm_clock_mhz_in_kernel", device.sm_clock_mhz}};
   for (const auto& [key, fit] : device.transfers)
     result["transfers"][key] = {{"bandwidth_gbps", fit.bandwidth_gbps}, {"latency_us", fit.latency_us}};
+  if (device.derivation)
+    result["provenance"]["derived"] = {{"spec", device.derivation->spec_id},
+                                       {"fractions_from", device.derivation->fractions_from},
+                                       {"relation", device.derivation->relation}};
   return result;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,15 @@ struct OccupancyLimits {
   }
 };
 
+// Where a device profile that was not measured comes from: the published specifications of
+// `spec_id` (data/specs/gpus.json) with the achieved/peak of the measured profile `fractions_from`
+// (docs/derived-devices.md). Read from and written to the JSON's `provenance.derived`.
+struct DeviceDerivation {
+  std::string spec_id;         // "a100-sxm-80gb"
+  std::string fractions_from;  // "h100-sxm"
+  std::string relation;        // "the same GPU", "the same architecture (sm_90)", ...
+};
+
 struct DeviceProfile {
   std::string name;
   // Where it was read from: the file as given, or data/devices/ID.json for a bundled device;
@@ -59,6 +69,8 @@ struct DeviceProfile {
   std::vector<RooflinePoint> roofline_sweep;
   // Copy costs keyed by transfer_key(): "h2d_pinned", "d2h_pageable", "d2d"...
   std::map<std::string, TransferFit> transfers;
+  // Set when the profile is derived from a spec sheet rather than measured.
+  std::optional<DeviceDerivation> derivation;
 };
 
 }  // namespace roofcast
