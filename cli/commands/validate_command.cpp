@@ -15,6 +15,7 @@
 #include "roofcast/output/ablation_output.hpp"
 #include "roofcast/output/validation_output.hpp"
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/data/device_catalog.hpp"
 #include "roofcast/formats/command_line.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
@@ -90,7 +91,8 @@ MeasuredRun load_measured_run(const std::string& argument) {
 // the device the profiles name, among --device or bundled. Null (with a notice) when unknown.
 std::unique_ptr<DeviceProfile> find_reference_device(const ValidateOptions& options, const std::string& name,
                                                      const std::vector<DeviceProfile>& devices) {
-  if (!options.reference_device.empty()) return std::make_unique<DeviceProfile>(load_device(options.reference_device));
+  if (!options.reference_device.empty())
+    return std::make_unique<DeviceProfile>(load_device(options.reference_device, "--reference-device"));
   if (name.empty()) {
     std::cerr << "roofcast: note: the profiles name no reference device: accuracy with the utilization "
                  "correction is left out (give --reference-device)\n";
@@ -99,11 +101,14 @@ std::unique_ptr<DeviceProfile> find_reference_device(const ValidateOptions& opti
   for (const auto& device : devices) {
     if (same_device_name(device.name, name)) return std::make_unique<DeviceProfile>(device);
   }
-  if (auto bundled = find_bundled_device(name)) return std::make_unique<DeviceProfile>(*bundled);
-  std::cerr << fmt::format("roofcast: note: no device profile for the reference device \"{}\": accuracy with the "
-                           "utilization correction is left out (give --reference-device or --device)\n",
-                           printable(name));
-  return nullptr;
+  try {
+    return std::make_unique<DeviceProfile>(find_device(name, "reference device"));
+  } catch (const InputError& error) {
+    std::cerr << fmt::format("roofcast: note: {}: accuracy with the utilization correction is left out (give "
+                             "--reference-device or --device)\n",
+                             error.what());
+    return nullptr;
+  }
 }
 
 // The command line that reproduces this report, for its header.
@@ -130,7 +135,7 @@ std::string command_line(const ValidateOptions& o) {
 
 void run_validate(const ValidateOptions& options) {
   if (options.devices.empty() && !options.all_devices)
-    throw InputError("validate: give the devices to validate on with --device (repeatable) or --all-devices");
+    throw UsageError("validate: give the devices to validate on with --device (repeatable) or --all-devices");
 
   std::vector<SourcedProfile> profiles;
   for (const auto& p : options.profiles) profiles.push_back({printable(p), load_profile(p)});
@@ -208,15 +213,16 @@ void add_validate_command(CLI::App& app) {
                       "Kernel profile taken on the reference device: a file or a bundled profile's name (repeatable)")
       ->required();
   command->add_option("--device", options->devices,
-                      "Device to validate on: a bundled device's name or a device-profile file (repeatable)");
-  command->add_flag("--all-devices", options->all_devices, "Validate on every bundled device");
+                      "Device to validate on: an id, name or short name `roofcast devices` lists (H100, h200-mps25), "
+                      "or a device-profile file; repeatable");
+  command->add_flag("--all-devices", options->all_devices, kAllDevicesHelp);
   command->add_option("--measured", options->measured,
                       "[DEVICE=]FILE: measured times of one device (roofcast profile --timing-only, or a kernel "
                       "profile taken there), named by the file or by DEVICE (repeatable); without it, the "
                       "profiles' own measured times");
   command->add_option("--reference-device", options->reference_device,
                       "Device profile of the reference device, for the utilization correction (default: the "
-                      "--device or bundled device the profiles name)");
+                      "--device, or the device `roofcast devices` lists, that the profiles name)");
   command->add_flag("--allow-missing", options->allow_missing,
                     "Leave out (kernel, device) pairs with no measured time instead of failing");
   command->add_option("--output", options->output,
