@@ -76,19 +76,19 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
   // A row per kernel, its cells appended in place (100,000 kernels x 10 devices: 3 M cells).
   std::string matrix;
   CsvLine header(matrix);
-  header.cell("kernel").cell("K_type").cell("invocations");
+  header.cell("kernel").cell("K_type");
   for (const auto& device : device_labels)
     for (const char* column : {"predicted_ms", "bound", "measured_ms"}) header.cell(fmt::format("{} {}", column, device));
-  header.end();
+  header.cell("invocations").end();  // last: the times' columns keep their places
   for (size_t k = 0; devices > 0 && k * devices < prediction.kernels.size(); ++k) {
     const KernelPrediction& first = prediction.kernels[k * devices];
     CsvLine row(matrix);
-    row.cell(first.kernel).cell(to_string(first.parameters.type)).number(static_cast<double>(first.invocations));
+    row.cell(first.kernel).cell(to_string(first.parameters.type));
     for (size_t d = 0; d < devices; ++d) {
       const KernelPrediction& p = prediction.kernels[k * devices + d];
       row.number(p.predicted_ms()).cell(to_string(p.prediction.bound)).optional_number(p.measured_ms);
     }
-    row.end();
+    row.number(static_cast<double>(first.invocations)).end();
   }
   outputs.add(folder / kReportPredictionsFile, matrix);
 
