@@ -249,7 +249,8 @@ TEST_CASE("report -o on an existing file says so in one line and exits 1") {
   const std::string file = roofcast::testing::temporary_file("existing.html", "mine");
   const auto report = run_roofcast({"report", "--profile", "thesis-redblack", "--device", "GTX-660", "-o", file});
   CHECK(report.exit_code == 1);
-  CHECK_THAT(report.err, Catch::Contains("--output " + file + ": exists and is not a folder"));
+  CHECK_THAT(report.err, Catch::Contains(file + ": is a file; roofcast replaces only folders here"));
+  CHECK(std::count(report.err.begin(), report.err.end(), '\n') == 1);
   CHECK(report.err.find("internal error") == std::string::npos);
   CHECK(roofcast::testing::file_text(file) == "mine");
 }

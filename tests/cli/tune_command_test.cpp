@@ -223,7 +223,7 @@ TEST_CASE("tune --second-profile: block sizes the line gives no work cannot be c
   for (std::string line; std::getline(lines, line);) {
     if (line.find("cannot be costed") == std::string::npos) continue;
     ++refused_rows;
-    CHECK_THAT(line, Catch::StartsWith("NVIDIA H100 80GB HBM3,-,"));  // no rank
+    CHECK_THAT(line, Catch::StartsWith("NVIDIA H100 80GB HBM3,device,-,"));  // no rank
     CHECK_THAT(line, !Catch::EndsWith("yes"));
   }
   CHECK(refused_rows == 2);
