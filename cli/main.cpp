@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     // option's message states) exits 2, bad input 1.
     return app.exit(error) == 0 ? 0 : 2;
   } catch (const roofcast::UsageError& error) {
-    std::cerr << "roofcast: " << roofcast::printable(error.what()) << "\nRun with --help for more information.\n";
+    std::cerr << "roofcast: " << roofcast::printable(error.what()) << "\n";
     return 2;
   } catch (const roofcast::InputError& error) {
     // Messages quote names from input files: shown printable, never as raw control characters.

@@ -111,6 +111,21 @@ std::unique_ptr<DeviceProfile> find_reference_device(const ValidateOptions& opti
   }
 }
 
+// Whether the profiles (on their reference device or measured_ms_by_device) or a --measured
+// file hold a time measured on the device called `name`.
+bool has_measured_time(const std::vector<SourcedProfile>& profiles, const std::vector<MeasuredRun>& runs,
+                       const std::string& name) {
+  for (const auto& run : runs)
+    if (same_device_name(run.device, name)) return true;
+  for (const auto& p : profiles)
+    for (const auto& kernel : p.profile.kernels) {
+      if (kernel.measured_ms && same_device_name(p.profile.reference_device, name)) return true;
+      for (const auto& [device, ms] : kernel.measured_ms_by_device)
+        if (same_device_name(device, name)) return true;
+    }
+  return false;
+}
+
 // The command line that reproduces this report, for its header.
 std::string command_line(const ValidateOptions& o) {
   std::vector<std::string> words = {"roofcast", "validate"};
@@ -139,9 +154,12 @@ void run_validate(const ValidateOptions& options) {
 
   std::vector<SourcedProfile> profiles;
   for (const auto& p : options.profiles) profiles.push_back({printable(p), load_profile(p)});
-  const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
+  std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
   std::vector<MeasuredRun> runs;
   for (const auto& m : options.measured) runs.push_back(load_measured_run(m));
+  // --all-devices: of every current device, those with a measured time to validate against.
+  if (options.all_devices && options.devices.empty())
+    std::erase_if(devices, [&](const DeviceProfile& device) { return !has_measured_time(profiles, runs, device.name); });
 
   std::string reference_name;
   for (const auto& p : profiles) {
@@ -215,7 +233,9 @@ void add_validate_command(CLI::App& app) {
   command->add_option("--device", options->devices,
                       "Device to validate on: an id, name or short name `roofcast devices` lists (H100, h200-mps25), "
                       "or a device-profile file; repeatable");
-  command->add_flag("--all-devices", options->all_devices, kAllDevicesHelp);
+  command->add_flag("--all-devices", options->all_devices,
+                    "Every current device `roofcast devices` lists that the profiles or --measured files have "
+                    "measured times for");
   command->add_option("--measured", options->measured,
                       "[DEVICE=]FILE: measured times of one device (roofcast profile --timing-only, or a kernel "
                       "profile taken there), named by the file or by DEVICE (repeatable); without it, the "
