@@ -4,12 +4,14 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <map>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/data/device_catalog.hpp"
 #include "roofcast/data/device_files.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
@@ -23,14 +25,24 @@ namespace {
 bool looks_like_path(const std::string& text) {
   return text.find('/') != std::string::npos || text.ends_with(".json") || std::filesystem::exists(text);
 }
+
+std::vector<DeviceProfile> default_devices(DefaultDevices defaults) {
+  if (defaults == DefaultDevices::bundled) return bundled_devices();
+  std::vector<DeviceProfile> devices = current_devices();
+  if (defaults == DefaultDevices::costing_everything &&
+      std::any_of(devices.begin(), devices.end(), [](const auto& d) { return !d.transfers.empty(); }))
+    std::erase_if(devices, [](const auto& d) { return d.transfers.empty(); });
+  return devices;
+}
 }  // namespace
 
-DeviceProfile load_device(const std::string& name_or_file) {
-  if (looks_like_path(name_or_file)) return read_device_profile_file(name_or_file);
-  if (auto device = find_named_device(name_or_file)) return *device;
-  throw InputError(fmt::format("--device {}: unknown device: not a file, not a bundled device and not a device profile "
-                               "of the data folders (`roofcast devices` lists them)",
-                               printable(name_or_file)));
+DeviceProfile load_device(const std::string& name_or_file, const std::string& option) {
+  if (looks_like_path(name_or_file)) {
+    DeviceProfile device = read_device_profile_file(name_or_file);
+    device.id = std::filesystem::path(name_or_file).stem().string();
+    return device;
+  }
+  return find_device(name_or_file, option);
 }
 
 KernelProfile load_profile(const std::string& name_or_file) {
@@ -40,11 +52,38 @@ KernelProfile load_profile(const std::string& name_or_file) {
                                printable(name_or_file), fmt::join(bundled_profile_ids(), ", ")));
 }
 
-std::vector<DeviceProfile> load_devices(const std::vector<std::string>& names_or_files, bool all_bundled) {
+std::vector<DeviceProfile> load_devices(const std::vector<std::string>& names_or_files, bool all_devices,
+                                        DefaultDevices defaults) {
   std::vector<DeviceProfile> devices;
-  if (all_bundled || names_or_files.empty()) devices = bundled_devices();
-  for (const auto& name : names_or_files) devices.push_back(load_device(name));
+  if (all_devices) devices = current_devices();
+  else if (names_or_files.empty()) devices = default_devices(defaults);
+  std::map<std::string, std::string> given_as;  // id -> the argument that first gave it
+  for (const auto& device : devices) given_as.emplace(device.id, device.id);
+  for (const auto& name : names_or_files) {
+    DeviceProfile device = load_device(name);
+    const auto [first, added] = given_as.emplace(device.id, name);
+    if (!added && first->second != name) device.id = name;  // another file of the same name: its path
+    devices.push_back(std::move(device));
+  }
   return devices;
+}
+
+std::vector<DeviceProfile> with_distinct_names(std::vector<DeviceProfile> devices) {
+  std::map<std::string, int> uses;
+  for (const auto& device : devices) ++uses[device.name];
+  for (auto& device : devices)
+    if (uses[device.name] > 1 && !device.id.empty()) device.name = fmt::format("{} [{}]", device.name, device.id);
+  return devices;
+}
+
+std::string devices_option_help(const std::string& what, DefaultDevices defaults) {
+  return fmt::format("{}: an id, name or short name `roofcast devices` lists (H100, h200-mps25), or a device-profile "
+                     "file; repeatable (default: {})",
+                     what,
+                     defaults == DefaultDevices::current ? "every current device `roofcast devices` lists"
+                     : defaults == DefaultDevices::bundled
+                         ? "the six thesis GPUs bundled in roofcast"
+                         : "every current device whose profile costs copies: the GPUs measured by roofcast bench");
 }
 
 std::vector<std::string> pipes_term_list() {
@@ -76,7 +115,7 @@ void add_model_option(CLI::App& command, std::string& model) {
   command
       .add_option("--model", model,
                   "Prediction model: pipes (the multi-pipeline model, docs/pipes-model.md; the default), thesis "
-                  "(Konstantinidis 2017, docs/model.md), or \"pipes without TERM, ...\" (as --ablate TERM)")
+                  "(Konstantinidis 2017; README.md, \"The model\"), or \"pipes without TERM, ...\" (as --ablate TERM)")
       ->check(
           [](const std::string& name) {
             try {

@@ -26,13 +26,36 @@ void add_format_option(CLI::App& command, std::string& format, const std::vector
 // `--top: expected a whole number from 1 to 1000000, found "1.5"`.
 CLI::Validator whole_number(double min, double max);
 
-// A device given on the command line: a device-profile file, a bundled device's name, or the id
-// or name of a device profile of the data folders (find_named_device: `--device h100-sxm`).
-DeviceProfile load_device(const std::string& name_or_file);
+// A device given on the command line (`option`): a device-profile file (its id: the file's name
+// without .json), or a device `roofcast devices` lists, by id, name or short name (find_device:
+// "h100-sxm", "NVIDIA H100 80GB HBM3", "H100", "h200-mps25").
+DeviceProfile load_device(const std::string& name_or_file, const std::string& option = "--device");
 // A kernel profile given on the command line: a file, or a bundled profile's id.
 KernelProfile load_profile(const std::string& name_or_file);
 
-// The devices of --device (repeatable) and --all-devices; every bundled device when neither is given.
-std::vector<DeviceProfile> load_devices(const std::vector<std::string>& names_or_files, bool all_bundled);
+// Which devices a command uses when none is named.
+enum class DefaultDevices {
+  current,             // every current device `roofcast devices` lists
+  costing_everything,  // those of them whose profiles also cost copies (what rank adds up): GPUs measured by
+                       // `roofcast bench`, not the thesis' published figures; every current one if none does
+  bundled,             // the six thesis GPUs compiled into roofcast (the charts of the thesis' figures)
+};
+// The devices of --device (repeatable) and --all-devices (every current device); the default
+// ones when neither is given. Two devices of one id (two files of one name) get the paths given.
+std::vector<DeviceProfile> load_devices(const std::vector<std::string>& names_or_files, bool all_devices,
+                                        DefaultDevices defaults = DefaultDevices::current);
+
+// The devices with names told apart for charts and file names: a name that two of them share
+// gets the id beside it ("NVIDIA H100 80GB HBM3 [h100-sxm]").
+std::vector<DeviceProfile> with_distinct_names(std::vector<DeviceProfile> devices);
+
+// The help line of --device for a command that takes several.
+std::string devices_option_help(const std::string& what, DefaultDevices defaults = DefaultDevices::current);
+// The help line of --kernel (find_kernel: what Nsight Compute's -k takes).
+inline constexpr const char* kKernelOptionHelp =
+    "Kernel: its name, mangled name, base name (stream_triad), a part of its name, or regex:EXPR, as ncu -k "
+    "takes it (optional when the profile has one kernel)";
+// The help line of --all-devices.
+inline constexpr const char* kAllDevicesHelp = "Every current device `roofcast devices` lists";
 
 }  // namespace roofcast

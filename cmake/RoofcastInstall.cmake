@@ -23,7 +23,10 @@ endforeach()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/devices ${PROJECT_SOURCE_DIR}/data/profiles ${PROJECT_SOURCE_DIR}/data/specs
         DESTINATION ${CMAKE_INSTALL_DATADIR}/roofcast)
+# The documentation that --help and the man pages cite: README.md and docs/*.md, as in the source tree.
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+file(GLOB roofcast_doc_pages ${PROJECT_SOURCE_DIR}/docs/*.md)
+install(FILES ${roofcast_doc_pages} DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs)
 
 # roofcast::model for other CMake projects: find_package(roofcast) then link roofcast::model.
 install(TARGETS roofcast_model EXPORT roofcastTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
@@ -38,23 +41,22 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/roofcastConfig.cmake ${CMAKE_CURRENT_B
         DESTINATION ${ROOFCAST_CMAKE_PACKAGE_DIR})
 
 # Man pages from each program's --help, when help2man is installed (scripts/setup.sh installs it).
+# Each subcommand's page is titled and named after it: ROOFCAST-PREDICT(1), "roofcast-predict - ...".
 find_program(ROOFCAST_HELP2MAN help2man)
 if(ROOFCAST_HELP2MAN)
   set(man_pages "")
   set(man_dir ${CMAKE_CURRENT_BINARY_DIR}/man)
-  # roofcast_man_page(PAGE TARGET DESCRIPTION [SUBCOMMAND]): PAGE.1 from `TARGET [SUBCOMMAND] --help`.
+  # roofcast_man_page(PAGE TARGET DESCRIPTION [SUBCOMMAND]): PAGE.1 from `TARGET [SUBCOMMAND] --help`
+  # (a subcommand's description is its own --help's first line).
   function(roofcast_man_page page target description)
-    set(help_option --help)
-    if(ARGC GREATER 3)
-      set(help_option "${ARGV3} --help")
-    endif()
     add_custom_command(
       OUTPUT ${man_dir}/${page}.1
       COMMAND ${CMAKE_COMMAND} -E make_directory ${man_dir}
-      COMMAND ${ROOFCAST_HELP2MAN} --no-info --no-discard-stderr --section=1 --source=roofcast
-              --version-string=${PROJECT_VERSION} "--help-option=${help_option}" "--name=${description}"
-              --output=${man_dir}/${page}.1 $<TARGET_FILE:${target}>
-      DEPENDS ${target}
+      COMMAND ${CMAKE_COMMAND} -DHELP2MAN=${ROOFCAST_HELP2MAN} -DPROGRAM=$<TARGET_FILE:${target}> "-DSUBCOMMAND=${ARGV3}"
+              -DPAGE=${page} -DVERSION=${PROJECT_VERSION} -DDOCDIR=${CMAKE_INSTALL_DOCDIR}
+              "-DDESCRIPTION=${description}" -DOUTPUT=${man_dir}/${page}.1
+              -P ${PROJECT_SOURCE_DIR}/cmake/roofcast_man_page.cmake
+      DEPENDS ${target} ${PROJECT_SOURCE_DIR}/cmake/roofcast_man_page.cmake
       COMMENT "help2man ${page}.1"
       VERBATIM)
     set(man_pages ${man_pages} ${man_dir}/${page}.1 PARENT_SCOPE)
@@ -62,13 +64,13 @@ if(ROOFCAST_HELP2MAN)
   roofcast_man_page(roofcast roofcast "predict GPU kernel run times on GPUs they never ran on")
   # Every subcommand registered in cli/main.cpp but bench (below): add a new one here too.
   foreach(command IN ITEMS predict explain validate rank split tune plot report devices profile import merge)
-    roofcast_man_page(roofcast-${command} roofcast "roofcast ${command}" ${command})
+    roofcast_man_page(roofcast-${command} roofcast "" ${command})
   endforeach()
   # `roofcast bench` runs roofcast-bench with its arguments: one page, the program's where it is built.
   if(TARGET roofcast-bench)
     roofcast_man_page(roofcast-bench roofcast-bench "characterize a GPU with micro-benchmarks")
   else()
-    roofcast_man_page(roofcast-bench roofcast "roofcast bench" bench)
+    roofcast_man_page(roofcast-bench roofcast "" bench)
   endif()
   add_custom_target(roofcast_man_pages ALL DEPENDS ${man_pages})
   install(FILES ${man_pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)

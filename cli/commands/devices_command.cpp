@@ -10,7 +10,7 @@
 #include "roofcast/output/markdown.hpp"
 #include "roofcast/output/table.hpp"
 #include "roofcast/data/bundled_data.hpp"
-#include "roofcast/data/device_files.hpp"
+#include "roofcast/data/device_catalog.hpp"
 #include "roofcast/data/spec_devices.hpp"
 #include "roofcast/formats/command_line.hpp"
 #include "roofcast/formats/gpu_specs_json.hpp"
@@ -32,13 +32,7 @@ struct DevicesOptions {
   double mps = 0;              // an MPS share of the derived GPU
   std::string output;          // the derived profile's JSON file
   bool specs = false;          // list the spec table's GPUs
-};
-
-// A device that --device accepts by name, and where it comes from.
-struct NamedDevice {
-  std::string id;      // what --device takes
-  std::string source;  // "bundled", or the file
-  DeviceProfile device;
+  bool all = false;            // also the older profiles of the same devices
 };
 
 // A device file as the table shows it: relative to the current folder when it lies below it
@@ -50,20 +44,9 @@ std::string shown_path(const std::filesystem::path& file) {
   return file.string();
 }
 
-std::vector<NamedDevice> named_devices() {
-  std::vector<NamedDevice> devices;
-  for (auto& device : bundled_devices()) {
-    std::string id = device.name;
-    devices.push_back({std::move(id), "bundled", std::move(device)});
-  }
-  for (const auto& file : device_files()) {
-    try {
-      devices.push_back({file.id, shown_path(file.path), read_device_profile_file(file.path)});
-    } catch (const InputError& error) {
-      std::cerr << "roofcast: warning: " << printable(error.what()) << "\n";
-    }
-  }
-  return devices;
+// "2026-11-24" of "2026-11-24T18:39:26Z"; "published" for figures that were not measured here.
+std::string measured_text(const CatalogDevice& entry) {
+  return entry.measured_utc.empty() ? "published" : entry.measured_utc.substr(0, 10);
 }
 
 // Whether the pipes model has every bench key it reads on this device: "all", "lacks N"
@@ -77,35 +60,50 @@ std::string bench_keys_cell(const DeviceProfile& device) {
   return any ? fmt::format("lacks {}", missing) : "none";
 }
 
-void run_devices(const std::string& format) {
-  const std::vector<NamedDevice> devices = named_devices();
-  if (format == "json") {
+void run_devices(const DevicesOptions& options) {
+  std::vector<CatalogDevice> devices =
+      device_catalog([](const std::string& problem) { std::cerr << "roofcast: warning: " << printable(problem) << "\n"; });
+  if (!options.all) std::erase_if(devices, [](const CatalogDevice& d) { return !d.current; });
+  if (options.format == "json") {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& d : devices) {
       nlohmann::json entry = to_json(d.device);
-      entry["id"] = d.id;
+      entry["id"] = d.device.id;
       entry["source"] = printable(d.source);
       entry["missing_bench_keys"] = missing_bench_keys(d.device);
+      entry["current"] = d.current;
+      entry["measured_utc"] = d.measured_utc;
       list.push_back(std::move(entry));
     }
     std::cout << json_text(list);
     return;
   }
   Table table;
-  table.columns = {{"device", false}, {"name", false}, {"T_SP GFLOP/s"}, {"T_DP GFLOP/s"}, {"T_int GIOP/s"},
-                   {"T_add GIOP/s"},  {"T_ldst G/s"},   {"B_mem GB/s"},  {"bench keys", false}, {"source", false}};
+  table.columns = {{"id", false},         {"name", false},       {"measured", false}, {"T_SP GFLOP/s"},
+                   {"T_DP GFLOP/s"},      {"T_int GIOP/s"},      {"T_add GIOP/s"},    {"T_ldst G/s"},
+                   {"B_mem GB/s"},        {"bench keys", false}, {"source", false}};
+  if (options.all) table.columns.insert(table.columns.begin() + 3, {"current", false});
   for (const auto& d : devices) {
     const auto& t = d.device.throughput;
-    table.add_row({d.id, d.device.name, fmt::format("{:.2f}", t.fp32_gflops), fmt::format("{:.2f}", t.fp64_gflops),
-                   fmt::format("{:.2f}", t.int32_mad_giops), fmt::format("{:.2f}", t.int32_add_giops),
-                   fmt::format("{:.2f}", t.shared_ldst_gops), fmt::format("{:.2f}", t.dram_gbps),
-                   bench_keys_cell(d.device), d.source});
+    std::vector<std::string> row = {d.device.id, d.device.name, measured_text(d),
+                                    fmt::format("{:.2f}", t.fp32_gflops), fmt::format("{:.2f}", t.fp64_gflops),
+                                    fmt::format("{:.2f}", t.int32_mad_giops), fmt::format("{:.2f}", t.int32_add_giops),
+                                    fmt::format("{:.2f}", t.shared_ldst_gops), fmt::format("{:.2f}", t.dram_gbps),
+                                    bench_keys_cell(d.device), d.source == "bundled" ? d.source : shown_path(d.source)};
+    if (options.all) row.insert(row.begin() + 3, d.current ? "yes" : "older");
+    table.add_row(row);
   }
-  std::cout << (format == "csv" ? render_csv(table) : format == "markdown" ? render_markdown(table) : render_text(table));
-  if (format == "table") {
+  std::cout << (options.format == "csv"        ? render_csv(table)
+                : options.format == "markdown" ? render_markdown(table)
+                                               : render_text(table));
+  if (options.format == "table") {
     std::cout << "\nbench keys: of those the pipes model reads (all, lacks N: `roofcast bench --complete FILE` on that "
                  "GPU measures them; none: the thesis' six throughputs only)\n";
-    std::cout << fmt::format("Bundled kernel profiles: {}\n", fmt::join(bundled_profile_ids(), ", "));
+    std::cout << fmt::format("Commands use every device listed when none is named (rank: those measured by roofcast "
+                             "bench).{}\nBundled kernel profiles: {}\n",
+                             options.all ? " older: a later profile of the same device is current."
+                                         : " --all also lists older profiles of the same devices.",
+                             fmt::join(bundled_profile_ids(), ", "));
   }
 }
 
@@ -199,9 +197,11 @@ void run_specs(const std::string& format) {
 void add_devices_command(CLI::App& app) {
   auto options = std::make_shared<DevicesOptions>();
   CLI::App* command = app.add_subcommand(
-      "devices", "List the devices --device takes by name: the bundled ones and the device profiles of the data folders "
-                 "($ROOFCAST_DATA_DIR, share/roofcast beside bin/, the source tree's data/); derive one from a spec sheet");
+      "devices", "List the devices --device takes by id, name or short name (H100, h200-mps25): the bundled ones and "
+                 "the device profiles of the data folders ($ROOFCAST_DATA_DIR, share/roofcast beside bin/, the "
+                 "source tree's data/); each device's latest profile is current; derive one from a spec sheet");
   add_format_option(*command, options->format, {"table", "csv", "json", "markdown"});
+  command->add_flag("--all", options->all, "Also list older profiles of the same devices (measured earlier)");
   command->add_flag("--specs", options->specs, "List the GPUs of the spec table (data/specs/gpus.json) that --from-spec takes");
   auto* from_spec = command->add_option(
       "--from-spec", options->from_spec,
@@ -219,7 +219,7 @@ void add_devices_command(CLI::App& app) {
   command->callback([options] {
     if (!options->from_spec.empty()) run_from_spec(*options);
     else if (options->specs) run_specs(options->format);
-    else run_devices(options->format);
+    else run_devices(*options);
   });
 }
 

@@ -8,6 +8,8 @@
 #include "inputs.hpp"
 #include "missing_bench_keys.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/kernel_lookup.hpp"
+#include "roofcast/formats/kernel_name_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/output/pipes_explanation.hpp"
 #include "roofcast/output/prediction_output.hpp"
@@ -26,21 +28,6 @@ struct ExplainOptions {
   std::string model;
   std::string format;
 };
-
-const KernelRecord& find_kernel(const KernelProfile& profile, const ExplainOptions& options) {
-  if (options.kernel.empty()) {
-    if (profile.kernels.size() == 1) return profile.kernels.front();
-    throw InputError(fmt::format("{}: holds {} kernels; choose one with --kernel", options.profile,
-                                 profile.kernels.size()));
-  }
-  for (const auto& kernel : profile.kernels) {
-    if (kernel.name == options.kernel) return kernel;
-  }
-  std::vector<std::string> names;
-  for (const auto& kernel : profile.kernels) names.push_back(kernel.name);
-  throw InputError(fmt::format("--kernel {}: not in {} (kernels: {})", options.kernel, options.profile,
-                               fmt::join(names, ", ")));
-}
 
 std::string counters_section(const ThesisCounters& c) {
   return fmt::format(
@@ -111,7 +98,7 @@ std::string prediction_section(const KernelParameters& k, const DeviceProfile& d
 void run_explain(const ExplainOptions& options) {
   const std::shared_ptr<const Predictor> predictor = make_predictor(options.model);
   const KernelProfile profile = load_profile(options.profile);
-  const KernelRecord& kernel = find_kernel(profile, options);
+  const KernelRecord& kernel = find_kernel(profile, options.kernel, options.profile);
   const DeviceProfile device = load_device(options.device);
   KernelProfile one = profile;
   one.kernels = {kernel};
@@ -126,15 +113,21 @@ void run_explain(const ExplainOptions& options) {
     printer->finish(predicted.totals);
     return;
   }
-  std::cout << fmt::format("Kernel {} of {}, {} invocation(s), profiled on {}; model {}\n\n", printable(kernel.name),
-                           printable(options.profile), kernel.invocations,
+  std::cout << fmt::format("Kernel {} of {} ({} launches profiled on {}) on device {} ({}); model {}\n"
+                           "Times in ms are totals over the {} profiled launches; per launch at the end\n\n",
+                           printable(shortened_kernel_name(kernel.name)), printable(options.profile), p.invocations,
                            profile.reference_device.empty() ? "?" : printable(profile.reference_device),
-                           options.model);
+                           printable(device.id), printable(device.name), options.model, p.invocations);
+  const auto per_launch_line = [&] {
+    std::cout << fmt::format("Per launch: predicted {:.6f} ms{}\n", p.per_launch(p.predicted_ms()),
+                             p.measured_ms ? fmt::format(", measured {:.6f} ms", p.per_launch(*p.measured_ms)) : "");
+  };
   if (const PipesPrediction* pipes = p.prediction.pipes()) {
     std::cout << pipes_explanation_text(*pipes, device);
     if (p.measured_ms)
       std::cout << fmt::format("  measured {:.6f} ms: error (predicted - measured) / measured = {:+.2f} %\n",
                                *p.measured_ms, 100 * *p.error);
+    per_launch_line();
     std::cout << diagnostics_text(diagnose(kernel, device, pipes_terms_of_model(options.model)));
     return;
   }
@@ -146,6 +139,7 @@ void run_explain(const ExplainOptions& options) {
   if (p.measured_ms)
     std::cout << fmt::format("  measured {:.3f} ms: error (predicted - measured) / measured = {:+.2f} %\n",
                              *p.measured_ms, 100 * *p.error);
+  per_launch_line();
 }
 
 }  // namespace
@@ -156,8 +150,10 @@ void add_explain_command(CLI::App& app) {
       app.add_subcommand("explain", "Walk through every intermediate value for one kernel on one device");
   command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")
       ->required();
-  command->add_option("--kernel", options->kernel, "Kernel name (optional when the profile has one kernel)");
-  command->add_option("--device", options->device, "Target device: a bundled name or a device-profile file")
+  command->add_option("--kernel", options->kernel, kKernelOptionHelp);
+  command->add_option("--device", options->device,
+                      "Target device: an id, name or short name `roofcast devices` lists (H100, h200-mps25), or a "
+                      "device-profile file")
       ->required();
   add_model_option(*command, options->model);
   add_format_option(*command, options->format, {"text", "json", "csv"});

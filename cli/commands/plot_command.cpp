@@ -10,6 +10,7 @@
 #include "inputs.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/kernel_lookup.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/formats/validation_json.hpp"
 #include "roofcast/plots/accuracy_chart.hpp"
@@ -28,7 +29,8 @@ namespace {
 struct PlotOptions {
   std::string output;
   std::string profile;
-  std::vector<std::string> devices;
+  std::string device;                // roofline: one
+  std::vector<std::string> devices;  // quadrant, accuracy: several
   std::string kernel;
   std::string validation;
   bool linear = false;
@@ -54,9 +56,7 @@ void draw(const GnuplotChart& chart, const std::string& output) {
 }
 
 void run_roofline(const PlotOptions& options) {
-  if (options.devices.size() != 1)
-    throw InputError("plot roofline: --device: give exactly one device (a bundled name or a device-profile file)");
-  const DeviceProfile device = load_device(options.devices.front());
+  const DeviceProfile device = load_device(options.device);
   std::optional<KernelProfile> profile;
   if (!options.profile.empty()) profile = load_profile(options.profile);
   const std::string output =
@@ -69,17 +69,9 @@ void run_roofline(const PlotOptions& options) {
 
 void run_quadrant(const PlotOptions& options) {
   const KernelProfile profile = load_profile(options.profile);
-  const KernelRecord* kernel = nullptr;
-  for (const auto& k : profile.kernels)
-    if (k.name == options.kernel) kernel = &k;
-  if (!kernel) {
-    std::string names;
-    for (size_t i = 0; i < profile.kernels.size() && i < 12; ++i)
-      names += (i ? ", " : "") + profile.kernels[i].name;
-    if (profile.kernels.size() > 12) names += ", ...";
-    throw InputError(fmt::format("--kernel {}: no such kernel in {} (it has: {})", options.kernel, options.profile, names));
-  }
-  const std::vector<DeviceProfile> devices = load_devices(options.devices, false);
+  const KernelRecord* kernel = &find_kernel(profile, options.kernel, options.profile);
+  const std::vector<DeviceProfile> devices =
+      with_distinct_names(load_devices(options.devices, false, DefaultDevices::bundled));
   const std::string output =
       options.output.empty() ? fmt::format("quadrant-{}.svg", file_name_part(kernel->name)) : options.output;
   draw(quadrant_chart(*kernel, devices, target_for(output), *make_predictor(options.model),
@@ -89,7 +81,7 @@ void run_quadrant(const PlotOptions& options) {
 
 void run_accuracy(const PlotOptions& options) {
   if (options.validation.empty() == options.profile.empty())
-    throw InputError("plot accuracy: give either --validation FILE (from roofcast validate) or --profile P (a profile "
+    throw UsageError("plot accuracy: give either --validation FILE (from roofcast validate) or --profile P (a profile "
                      "with measured times)");
   std::vector<AccuracyEntry> entries;
   std::string source_note, model = options.model;
@@ -101,7 +93,7 @@ void run_accuracy(const PlotOptions& options) {
     source_note = fmt::format("from {}", std::filesystem::path(options.validation).filename().string());
   } else {
     const KernelProfile profile = load_profile(options.profile);
-    const std::vector<DeviceProfile> devices = load_devices(options.devices, false);
+    const std::vector<DeviceProfile> devices = load_devices(options.devices, false, DefaultDevices::bundled);
     // The utilization correction needs the reference device; it is optional here.
     const DeviceProfile* reference = nullptr;
     for (const auto& device : devices)
@@ -127,7 +119,9 @@ void add_plot_command(CLI::App& app) {
   const std::string output_help = "Chart file: .svg, .png or .pdf; NAME.dat and NAME.gp are written beside it";
 
   CLI::App* roofline = plot->add_subcommand("roofline", "A device's roofline, with a profile's kernels as points");
-  roofline->add_option("--device", options->devices, "Device: a bundled device's name or a device-profile file")
+  roofline->add_option("--device", options->device,
+                       "Device: an id, name or short name `roofcast devices` lists (H100, h200-mps25), or a "
+                       "device-profile file")
       ->required();
   roofline->add_option("--profile", options->profile, "Kernel profile whose kernels are drawn (file or bundled name)");
   roofline->add_option("--output,-o", options->output, output_help + " (default: roofline-DEVICE.svg)");
@@ -136,9 +130,8 @@ void add_plot_command(CLI::App& app) {
 
   CLI::App* quadrant = plot->add_subcommand("quadrant", "Quadrant-split chart of one kernel on many devices");
   quadrant->add_option("--profile", options->profile, "Kernel profile (file or bundled name)")->required();
-  quadrant->add_option("--kernel", options->kernel, "Kernel name in the profile")->required();
-  quadrant->add_option("--device", options->devices,
-                       "Device (repeatable; bundled name or file); default: every bundled device");
+  quadrant->add_option("--kernel", options->kernel, kKernelOptionHelp);
+  quadrant->add_option("--device", options->devices, devices_option_help("Device", DefaultDevices::bundled));
   quadrant->add_option("--output,-o", options->output, output_help + " (default: quadrant-KERNEL.svg)");
   quadrant->add_flag("--linear", options->linear,
                      "Linear axes with the kernel's line from the origin, as the thesis draws it (default: log-log)");
@@ -149,7 +142,8 @@ void add_plot_command(CLI::App& app) {
   accuracy->add_option("--validation", options->validation, "Validation file written by `roofcast validate`");
   accuracy->add_option("--profile", options->profile,
                        "Instead of --validation: a kernel profile with measured times (measured_ms_by_device)");
-  accuracy->add_option("--device", options->devices, "With --profile: devices (default: every bundled device)");
+  accuracy->add_option("--device", options->devices,
+                       devices_option_help("With --profile: a device", DefaultDevices::bundled));
   accuracy->add_option("--output,-o", options->output, output_help + " (default: accuracy.svg)");
   add_model_option(*accuracy, options->model);
   accuracy->callback([options] { run_accuracy(*options); });

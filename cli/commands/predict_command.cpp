@@ -12,6 +12,7 @@
 #include "commands/commands.hpp"
 #include "inputs.hpp"
 #include "missing_bench_keys.hpp"
+#include "roofcast/data/device_catalog.hpp"
 #include "roofcast/output/prediction_output.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
@@ -35,7 +36,7 @@ struct PredictOptions {
 
 DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOptions& options,
                                    const std::vector<DeviceProfile>& devices) {
-  if (!options.reference_device.empty()) return load_device(options.reference_device);
+  if (!options.reference_device.empty()) return load_device(options.reference_device, "--reference-device");
   if (profile.reference_device.empty())
     throw InputError(fmt::format("{}: reference_device: missing, needed by --utilization-correction "
                                  "(or give --reference-device)",
@@ -44,11 +45,11 @@ DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOp
     if (same_device_name(device.name, profile.reference_device)) return device;
   }
   try {
-    return load_device(profile.reference_device);
-  } catch (const InputError&) {
-    throw InputError(fmt::format("{}: reference_device: \"{}\" is not a bundled device; give its profile "
-                                 "with --reference-device for --utilization-correction",
-                                 options.profile, profile.reference_device));
+    return find_device(profile.reference_device, "reference_device");
+  } catch (const InputError& error) {
+    throw InputError(fmt::format("{}: {} (needed by --utilization-correction: give its profile with "
+                                 "--reference-device)",
+                                 printable(options.profile), error.what()));
   }
 }
 
@@ -161,8 +162,10 @@ void run_predict(const PredictOptions& options) {
   // JSON: in each prediction's notes.
   if (options.format != "json") warn_missing_bench_keys(devices, options.model);
   if (options.format == "table" || options.format == "markdown")
-    std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: {}\n\n", printable(options.profile),
-                             profile.kernels.size(),
+    std::cout << fmt::format("Profile {} ({} kernels, reference device {}), model: {}\n"
+                             "Times in ms, each the total over the kernel's profiled launches (JSON and CSV: "
+                             "per launch too)\n\n",
+                             printable(options.profile), profile.kernels.size(),
                              profile.reference_device.empty() ? "unknown" : printable(profile.reference_device),
                              options.model);
   const auto printer =
@@ -177,16 +180,14 @@ void add_predict_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("predict", "Predict kernel runtimes on target devices");
   command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")
       ->required();
-  command->add_option("--device", options->devices,
-                      "Target device: a bundled device's name or a device-profile file (repeatable; "
-                      "default: every bundled device)");
-  command->add_flag("--all-devices", options->all_devices, "Predict on every bundled device");
+  command->add_option("--device", options->devices, devices_option_help("Target device"));
+  command->add_flag("--all-devices", options->all_devices, kAllDevicesHelp);
   command->add_flag("--utilization-correction", options->utilization_correction,
                     "Scale predictions by measured/predicted time on the reference device (thesis eq. 5.13; "
                     "with --model pipes, the model's own calibration)");
   command->add_option("--reference-device", options->reference_device,
                       "Device profile of the profile's reference device, for --utilization-correction "
-                      "(default: the bundled device the profile names)");
+                      "(default: the device the profile names, as --device takes names)");
   add_format_option(*command, options->format, {"table", "csv", "json", "markdown"});
   add_model_option(*command, options->model);
   command->callback([options] { run_predict(*options); });

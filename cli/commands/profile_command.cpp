@@ -57,7 +57,7 @@ uint64_t parse_sample(const std::string& text) {
 profiler::ProfileRequest request_of(const ProfileOptions& options) {
   profiler::ProfileRequest request = options.request;
   if (request.command.empty())
-    throw InputError("profile: no application given (usage: roofcast profile [options] -- APP ARGS...)");
+    throw UsageError("profile: no application given (usage: roofcast profile [options] -- APP ARGS...)");
   try {
     std::regex check(request.kernel_regex, std::regex::ECMAScript);
   } catch (const std::regex_error& error) {
@@ -68,7 +68,7 @@ profiler::ProfileRequest request_of(const ProfileOptions& options) {
                  : options.runs == "two"                     ? profiler::RunCount::two
                                                              : profiler::RunCount::automatic;
   if (options.single_run && options.runs == "two")
-    throw InputError("profile: --single-run and --runs two contradict each other");
+    throw UsageError("profile: --single-run and --runs two contradict each other");
   if (request.output.empty()) request.output = request.timing_only ? "roofcast-measured.json" : "roofcast-profile.json";
   request.show_progress = isatty(STDERR_FILENO) == 1;
   return request;

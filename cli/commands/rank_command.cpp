@@ -14,6 +14,7 @@
 #include "roofcast/output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/json_text.hpp"
+#include "roofcast/formats/kernel_name_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/device_ranking.hpp"
 #include "roofcast/model/predictor.hpp"
@@ -60,6 +61,7 @@ nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string
     devices.push_back({{"rank", i + 1},
                        {"device", r.device},
                        {"derived", r.derived},
+                       {"device_id", r.device_id},
                        {"total_ms", r.total_ms},
                        {"kernels_ms", r.kernels_ms},
                        {"launch_gaps_ms", r.launch_gaps_ms},
@@ -75,15 +77,32 @@ nlohmann::json rank_json(const std::vector<DeviceRank>& ranks, const std::string
           {"devices", devices}, {"notes", notes}};
 }
 
-Table rank_table(const std::vector<DeviceRank>& ranks) {
+// Kernel names in the top-kernels column of a table people read: shortened by the tables' rule,
+// narrower than elsewhere as the column lists several (CSV keeps them whole).
+constexpr size_t kTopKernelNameWidth = 40;
+
+// Every time is a total over the profiled run: each kernel's profiled launches, their launch
+// gaps and the application's copies.
+Table rank_table(const std::vector<DeviceRank>& ranks, bool whole_names) {
   Table table;
-  table.columns = {{"rank"},        {"device", false}, {"total ms"},       {"kernels ms"}, {"launch gaps ms"},
-                   {"copies ms"},   {"copies %"},      {"vs slowest"},     {"break-even"}, {"top kernels (share, bound)", false}};
+  table.columns = {{"rank"},
+                   {"device", false},
+                   {"id", false},
+                   {"app ms total"},
+                   {"kernels ms total"},
+                   {"launch gaps ms total"},
+                   {"copies ms total"},
+                   {"copies %"},
+                   {"vs slowest"},
+                   {"break-even"},
+                   {"top kernels (share, bound)", false}};
   for (size_t i = 0; i < ranks.size(); ++i) {
     const DeviceRank& r = ranks[i];
     std::vector<std::string> top;
-    for (const auto& k : r.top_kernels) top.push_back(fmt::format("{} {:.0f}% {}", k.kernel, 100 * k.share, to_string(k.bound)));
-    table.add_row({fmt::format("{}", i + 1), r.device, fmt::format("{:.3f}", r.total_ms), fmt::format("{:.3f}", r.kernels_ms),
+    for (const auto& k : r.top_kernels)
+      top.push_back(fmt::format("{} {:.0f}% {}", whole_names ? k.kernel : shortened_kernel_name(k.kernel, kTopKernelNameWidth),
+                                100 * k.share, to_string(k.bound)));
+    table.add_row({fmt::format("{}", i + 1), r.device, r.device_id, fmt::format("{:.3f}", r.total_ms), fmt::format("{:.3f}", r.kernels_ms),
                    fmt::format("{:.3f}", r.launch_gaps_ms),
                    r.missing_transfer_fits.empty() ? fmt::format("{:.3f}", r.transfers_ms) : "?",
                    fmt::format("{:.1f}", 100 * r.transfer_share), fmt::format("{:.2f}x", r.speedup_vs_slowest),
@@ -98,7 +117,7 @@ void run_rank(const RankOptions& options) {
   // --all-gpus alone ranks the current GPUs, not also the bundled thesis ones.
   std::vector<DeviceProfile> devices;
   if (!options.all_gpus || options.all_devices || !options.devices.empty())
-    devices = load_devices(options.devices, options.all_devices);
+    devices = load_devices(options.devices, options.all_devices, DefaultDevices::costing_everything);
   if (options.all_gpus) append_all_gpus(devices);
   // A ranking reads each prediction's time and bound only: the rest is not held (a million
   // predictions, 100,000 kernels x 10 devices, with their details would take gigabytes).
@@ -111,11 +130,13 @@ void run_rank(const RankOptions& options) {
     std::cout << json_text(
         rank_json(ranks, printable(options.profile), options.model, missing_bench_key_notes(devices, options.model)));
   } else if (options.format == "csv") {
-    std::cout << render_csv(rank_table(ranks));
+    std::cout << render_csv(rank_table(ranks, true));
   } else if (options.format == "markdown") {
-    std::cout << render_markdown(rank_table(ranks));
+    std::cout << render_markdown(rank_table(ranks, false));
   } else {
-    std::cout << render_text(rank_table(ranks));
+    std::cout << fmt::format("Times in ms, totals over the profiled run: each kernel's profiled launches, the gaps "
+                             "between them and the copies\n\n");
+    std::cout << render_text(rank_table(ranks, false));
     if (std::any_of(ranks.begin(), ranks.end(), [](const auto& r) { return r.derived; }))
       std::cout << "\n(derived): a device profile derived from the GPU's spec sheet and the achieved/peak of a measured "
                    "GPU, not a measurement (`roofcast devices --specs`, docs/derived-devices.md)\n";
@@ -125,15 +146,20 @@ void run_rank(const RankOptions& options) {
   }
   for (const auto& r : ranks) {
     if (!r.missing_transfer_fits.empty())
-      std::cerr << fmt::format("roofcast: warning: {} has no transfer fit for {} (bench it with roofcast bench): its "
-                               "copies are left out\n",
-                               printable(r.device), printable(fmt::format("{}", fmt::join(r.missing_transfer_fits, ", "))));
+      std::cerr << fmt::format("roofcast: warning: {} ({}) has no transfer fit for {} (bench it with roofcast bench): "
+                               "its copies are left out\n",
+                               printable(r.device_id), printable(r.device), printable(fmt::format("{}", fmt::join(r.missing_transfer_fits, ", "))));
   }
   if (!options.chart.empty()) {
     const std::filesystem::path path(options.chart);
     const auto target = chart_target_for(path.filename().string());
     if (!target) throw InputError(fmt::format("--chart {}: unknown chart format: use .svg, .png or .pdf", options.chart));
-    const auto files = render_chart(ranking_chart(ranks, std::filesystem::path(options.profile).stem().string(), *target),
+    std::vector<DeviceRank> labelled = ranks;  // a name that two devices share gets the id beside it
+    const auto names = with_distinct_names(devices);
+    for (auto& r : labelled)
+      for (const auto& d : names)
+        if (d.id == r.device_id) r.device = d.name;
+    const auto files = render_chart(ranking_chart(labelled, std::filesystem::path(options.profile).stem().string(), *target),
                                     path.has_parent_path() ? path.parent_path() : std::filesystem::path("."));
     std::cerr << printable(fmt::format("roofcast: wrote {} (data {}, script {})", files.chart.string(),
                                        files.data.string(), files.script.string()))
@@ -149,9 +175,10 @@ void add_rank_command(CLI::App& app) {
       app.add_subcommand("rank", "Order devices by the profile's predicted application time (kernels, launch gaps, copies)");
   command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")
       ->required();
-  command->add_option("--device", options->devices,
-                      "Device: a bundled name or a device-profile file (repeatable; default: every bundled device)");
-  command->add_flag("--all-devices", options->all_devices, "Rank every bundled device");
+  command->add_option("--device", options->devices, devices_option_help("Device", DefaultDevices::costing_everything));
+  command->add_flag("--all-devices", options->all_devices,
+                    "Every current device `roofcast devices` lists, the thesis' GPUs included (their copies are "
+                    "not costed)");
   command->add_flag("--all-gpus", options->all_gpus,
                     "Rank every measured GPU of the data folders and, derived from its spec sheet (marked derived), "
                     "every GPU of the spec table without a measured profile");

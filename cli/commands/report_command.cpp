@@ -19,6 +19,7 @@
 #include "roofcast/formats/command_line.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
+#include "roofcast/formats/kernel_name_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/device_name.hpp"
 #include "roofcast/model/for_each_parallel.hpp"
@@ -68,17 +69,19 @@ std::vector<size_t> heaviest_kernels(const KernelProfile& profile, const Profile
 
 // The report's matrix in full: one row per kernel with its predicted time, bound and measured
 // time on each device, and every warning. A large profile's page shows only its heaviest kernels.
-// Both files become outputs of the report in `outputs`.
+// Both files become outputs of the report in `outputs`. `device_labels`: the devices' names, told
+// apart where two share one. Times are totals over each kernel's profiled launches (`invocations`).
 void write_full_data(const std::filesystem::path& folder, const ProfilePrediction& prediction,
-                     const std::vector<ReportWarning>& warnings, OutputFiles& outputs) {
+                     const std::vector<std::string>& device_labels, const std::vector<ReportWarning>& warnings,
+                     OutputFiles& outputs) {
   const size_t devices = prediction.totals.size();  // kernel k on device d: kernels[k * devices + d]
   // A row per kernel, its cells appended in place (100,000 kernels x 10 devices: 3 M cells).
   std::string matrix;
   CsvLine header(matrix);
   header.cell("kernel").cell("K_type");
-  for (const auto& t : prediction.totals)
-    for (const char* column : {"predicted_ms", "bound", "measured_ms"}) header.cell(fmt::format("{} {}", column, t.device));
-  header.end();
+  for (const auto& device : device_labels)
+    for (const char* column : {"predicted_ms", "bound", "measured_ms"}) header.cell(fmt::format("{} {}", column, device));
+  header.cell("invocations").end();  // last: the times' columns keep their places
   for (size_t k = 0; devices > 0 && k * devices < prediction.kernels.size(); ++k) {
     const KernelPrediction& first = prediction.kernels[k * devices];
     CsvLine row(matrix);
@@ -87,7 +90,7 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
       const KernelPrediction& p = prediction.kernels[k * devices + d];
       row.number(p.predicted_ms()).cell(to_string(p.prediction.bound)).optional_number(p.measured_ms);
     }
-    row.end();
+    row.number(static_cast<double>(first.invocations)).end();
   }
   outputs.add(folder / kReportPredictionsFile, matrix);
 
@@ -183,6 +186,7 @@ void run_report(const ReportOptions& options) {
   std::vector<DeviceProfile> devices;
   if (!options.all_gpus || !options.devices.empty()) devices = load_devices(options.devices, false);
   if (options.all_gpus) append_all_gpus(devices);
+  const std::vector<DeviceProfile> labelled = with_distinct_names(devices);  // for headers, charts, file names
   const DeviceProfile* reference = nullptr;
   for (const auto& device : devices)
     if (same_device_name(device.name, profile.reference_device)) reference = &device;
@@ -210,7 +214,7 @@ void run_report(const ReportOptions& options) {
   content.model = options.model;
   content.profile = &profile;
   content.prediction = &prediction;
-  for (const auto& device : devices) content.device_names.push_back(device.name);
+  for (const auto& device : labelled) content.device_names.push_back(device.name);
   content.warnings = report_warnings(profile, prediction);
   content.device_notes = missing_bench_key_notes(devices, options.model);
   for (const auto& device : devices)
@@ -228,7 +232,7 @@ void run_report(const ReportOptions& options) {
       for (size_t d = 0; d < devices.size(); ++d)
         prediction.kernels[k * devices.size() + d].prediction = predictor->predict(profile.kernels[k], devices[d]);
   }
-  write_full_data(staging, prediction, content.warnings, outputs);
+  write_full_data(staging, prediction, content.device_names, content.warnings, outputs);
   content.predictions_file = kReportPredictionsFile;
   content.warnings_file = kReportWarningsFile;
   // The diagnostics are the pipes model's, as in `roofcast explain`: none with --model thesis.
@@ -249,7 +253,7 @@ void run_report(const ReportOptions& options) {
                                      utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable));
 
   for (size_t d = 0; d < devices.size(); ++d) {
-    const DeviceProfile& device = devices[d];
+    const DeviceProfile& device = labelled[d];
     const std::string name = fmt::format("roofline-{}.svg", file_name_part(device.name));
     // The points from the predictions above: a profile is not predicted again for each chart.
     content.charts.push_back(draw_for_report(
@@ -275,8 +279,8 @@ void run_report(const ReportOptions& options) {
       stem = fmt::format("quadrant-{}-{}", file_name_part(kernel->name), n);
     const std::string name = stem + ".svg";
     content.charts.push_back(draw_for_report(
-        quadrant_chart(*kernel, devices, *chart_target_for(name), *predictor), charts_folder,
-        fmt::format("Quadrant split of {}", kernel->name),
+        quadrant_chart(*kernel, labelled, *chart_target_for(name), *predictor), charts_folder,
+        fmt::format("Quadrant split of {}", shortened_kernel_name(kernel->name)),
         quadrant_caption(options.model),
         missing, outputs));
   }
@@ -327,8 +331,7 @@ void add_report_command(CLI::App& app) {
   CLI::App* command =
       app.add_subcommand("report", "Write an HTML report: predictions, warnings and charts of a profile on devices");
   command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")->required();
-  command->add_option("--device", options->devices,
-                      "Target device (repeatable; bundled name or device-profile file); default: every bundled device");
+  command->add_option("--device", options->devices, devices_option_help("Target device"));
   command->add_option("--output,-o", options->output,
                       "Folder for index.html and charts/ (new, empty, or an earlier report, which it replaces)")
       ->required();

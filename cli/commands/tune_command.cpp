@@ -11,6 +11,8 @@
 #include "roofcast/output/table.hpp"
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/json_text.hpp"
+#include "roofcast/formats/kernel_lookup.hpp"
+#include "roofcast/formats/kernel_name_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/launch_tuning.hpp"
 #include "roofcast/model/predictor.hpp"
@@ -59,16 +61,6 @@ std::string block_text(const std::array<double, 3>& b) {
   if (b[1] == 1 && b[2] == 1) return fmt::format("{:.0f}", b[0]);
   if (b[2] == 1) return fmt::format("{:.0f}x{:.0f}", b[0], b[1]);
   return fmt::format("{:.0f}x{:.0f}x{:.0f}", b[0], b[1], b[2]);
-}
-
-const KernelRecord& find_kernel(const KernelProfile& profile, const std::string& file, const std::string& name) {
-  if (name.empty() && profile.kernels.size() == 1) return profile.kernels.front();
-  if (name.empty())
-    throw InputError(fmt::format("{}: holds {} kernels; choose one with --kernel", printable(file),
-                                 profile.kernels.size()));
-  for (const auto& kernel : profile.kernels)
-    if (kernel.name == name) return kernel;
-  throw InputError(fmt::format("--kernel {}: not in {}", printable(name), printable(file)));
 }
 
 // The second configuration: the kernel of the same name, or the file's only kernel (another
@@ -120,17 +112,19 @@ nlohmann::json launch_json(const TunedLaunch& t, size_t rank) {
   return j;
 }
 
-void add_rows(const LaunchTuning& tuning, Table& table) {
+// `with_totals` (CSV): each time as the total over the profiled launches beside the time per launch.
+void add_rows(const LaunchTuning& tuning, const std::string& device_id, bool with_totals, Table& table) {
   size_t rank = 0;
   for (const auto& t : tuning.ranked) {
     if (predicted(t)) ++rank;
-    std::vector<std::string> row{tuning.device, predicted(t) ? fmt::format("{}", rank) : "-",
+    std::vector<std::string> row{tuning.device, device_id, predicted(t) ? fmt::format("{}", rank) : "-",
                                  block_text(t.shape.block) + (t.profiled ? " *" : ""),
                                  fmt::format("{:.0f}", t.shape.blocks()), fmt::format("{}", t.shape.registers_per_thread),
                                  fmt::format("{:.0f}", t.shape.shared_bytes_per_block()),
                                  fmt::format("{:.3g}", t.candidate.work_per_thread)};
     if (!t.problem.empty()) {
       row.insert(row.end(), {"-", "-", "-", "-", "-", "-", "-", "cannot launch: " + t.problem, ""});
+      if (with_totals) row.insert(row.end() - 3, "-");
     } else {
       const bool known = t.occupancy.blocks_per_sm > 0;
       row.insert(row.end(), {known ? fmt::format("{}", t.occupancy.blocks_per_sm) : "?",
@@ -142,6 +136,8 @@ void add_rows(const LaunchTuning& tuning, Table& table) {
       else
         row.insert(row.end(), {fmt::format("{:.4f}", t.per_launch_ms), fmt::format("{:.2f}", t.speedup),
                                t.prediction.limiter, t.worth_measuring ? "yes" : ""});
+      if (with_totals)
+        row.insert(row.end() - 3, t.cannot_cost.empty() ? fmt::format("{:.4f}", t.prediction.predicted_ms) : "-");
     }
     table.add_row(row);
   }
@@ -149,7 +145,7 @@ void add_rows(const LaunchTuning& tuning, Table& table) {
 
 void run_tune(const TuneOptions& options) {
   const KernelProfile profile = load_profile(options.profile);
-  const KernelRecord& kernel = find_kernel(profile, options.profile, options.kernel);
+  const KernelRecord& kernel = find_kernel(profile, options.kernel, options.profile);
   if (const std::string problem = tuning_problem(kernel); !problem.empty())
     throw InputError(fmt::format("kernel \"{}\" of {}: {}", printable(kernel.name), printable(options.profile), problem));
   KernelProfile second_profile;
@@ -168,7 +164,7 @@ void run_tune(const TuneOptions& options) {
   std::vector<std::array<double, 3>> blocks;
   for (const auto& text : options.block_sizes) blocks.push_back(parse_block(text));
   if (options.fixed_tile && (!options.work_per_thread.empty() || !options.grid_blocks_per_sm.empty()))
-    throw InputError("--fixed-tile sets each thread's work from its block size: leave out --work-per-thread and "
+    throw UsageError("--fixed-tile sets each thread's work from its block size: leave out --work-per-thread and "
                      "--grid-blocks-per-sm");
   const auto candidates =
       options.fixed_tile ? fixed_tile_candidates(kernel, blocks, options.registers, options.shared_bytes)
@@ -188,7 +184,10 @@ void run_tune(const TuneOptions& options) {
       nlohmann::json launches = nlohmann::json::array();
       size_t rank = 0;
       for (const auto& launch : tuning.ranked) launches.push_back(launch_json(launch, predicted(launch) ? ++rank : 0));
-      devices_json.push_back({{"device", tuning.device}, {"launches", launches}, {"not_modelled", tuning.not_modelled}});
+      devices_json.push_back({{"device", tuning.device},
+                              {"device_id", devices[static_cast<size_t>(&tuning - tunings.data())].id},
+                              {"launches", launches},
+                              {"not_modelled", tuning.not_modelled}});
     }
     nlohmann::json out = {{"format", "roofcast-tune"}, {"version", 1}, {"model", model},
                           {"profile", printable(options.profile)}, {"kernel", kernel.name},
@@ -202,12 +201,15 @@ void run_tune(const TuneOptions& options) {
     return;
   }
   warn_missing_bench_keys(devices, "pipes");
+  const bool with_totals = options.format == "csv";
   Table table;
-  table.columns = {{"device", false}, {"rank"}, {"block", false}, {"blocks"}, {"regs"}, {"shared B"},
+  table.columns = {{"device", false}, {"id", false}, {"rank"}, {"block", false}, {"blocks"}, {"regs"}, {"shared B"},
                    {"work/thread"}, {"blocks/SM"}, {"occupancy %"}, {"occupancy limiter", false}, {"waves"},
-                   {"tail idle %"}, {"ms per launch"}, {"speedup"}, {"model limiter", false}, {"measure", false}};
-  for (const auto& tuning : tunings) {
-    add_rows(tuning, table);
+                   {"tail idle %"}, {"predicted ms/launch"}, {"speedup"}, {"model limiter", false}, {"measure", false}};
+  if (with_totals) table.columns.insert(table.columns.end() - 3, {"predicted ms total"});
+  for (size_t d = 0; d < tunings.size(); ++d) {
+    const LaunchTuning& tuning = tunings[d];
+    add_rows(tuning, devices[d].id, with_totals, table);
     if (&tuning != &tunings.back()) table.rules_after.push_back(table.row_count() - 1);
   }
   if (options.format == "csv") {
@@ -217,11 +219,13 @@ void run_tune(const TuneOptions& options) {
         std::cerr << fmt::format("roofcast tune: {}: {}\n", printable(tuning.device), printable(note));
     return;
   }
-  std::cout << fmt::format("Kernel {} of {}: {:.0f} threads of work, model {}; * = the profiled configuration\n",
-                           printable(kernel.name), printable(options.profile), tunings.front().problem_threads, model);
+  std::cout << fmt::format("Kernel {} of {}: {:.0f} threads of work, model {}; * = the profiled configuration\n"
+                           "Times in ms per launch (CSV and JSON: the total over the {} profiled launches too)\n",
+                           printable(shortened_kernel_name(kernel.name)), printable(options.profile),
+                           tunings.front().problem_threads, model, kernel.invocations);
   if (second)
     std::cout << fmt::format("Each block's work on the line through it and {} of {} ({:.0f} threads per block)\n",
-                             printable(second->name), printable(options.second_profile),
+                             printable(shortened_kernel_name(second->name)), printable(options.second_profile),
                              profiled_shape(*second).threads_per_block());
   std::cout << "\n";
   write_text(table, std::cout);
@@ -241,13 +245,12 @@ void add_tune_command(CLI::App& app) {
       "tune", "Predict a kernel's time over launch configurations and list the ones worth measuring");
   command->add_option("--profile", options->profile, "Kernel profile: a file, or a bundled profile's name")
       ->required();
-  command->add_option("--kernel", options->kernel, "Kernel name (optional when the profile has one kernel)");
+  command->add_option("--kernel", options->kernel, kKernelOptionHelp);
   command->add_option("--second-profile", options->second_profile,
                       "A profile of the same kernel at another block size (or another instance of a template): "
                       "each block's work follows the line through the two configurations");
-  command->add_option("--device", options->devices,
-                      "Target device: a bundled name or a device-profile file (repeatable; default: every bundled device)");
-  command->add_flag("--all-devices", options->all_devices, "Tune for every bundled device");
+  command->add_option("--device", options->devices, devices_option_help("Target device"));
+  command->add_flag("--all-devices", options->all_devices, kAllDevicesHelp);
   command->add_option("--block-sizes", options->block_sizes,
                       "Threads per block to try: N, NxM or NxMxK (default 32 to 1024)")
       ->delimiter(',');

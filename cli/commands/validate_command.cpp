@@ -15,6 +15,7 @@
 #include "roofcast/output/ablation_output.hpp"
 #include "roofcast/output/validation_output.hpp"
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/data/device_catalog.hpp"
 #include "roofcast/formats/command_line.hpp"
 #include "roofcast/formats/files.hpp"
 #include "roofcast/formats/input_error.hpp"
@@ -90,7 +91,8 @@ MeasuredRun load_measured_run(const std::string& argument) {
 // the device the profiles name, among --device or bundled. Null (with a notice) when unknown.
 std::unique_ptr<DeviceProfile> find_reference_device(const ValidateOptions& options, const std::string& name,
                                                      const std::vector<DeviceProfile>& devices) {
-  if (!options.reference_device.empty()) return std::make_unique<DeviceProfile>(load_device(options.reference_device));
+  if (!options.reference_device.empty())
+    return std::make_unique<DeviceProfile>(load_device(options.reference_device, "--reference-device"));
   if (name.empty()) {
     std::cerr << "roofcast: note: the profiles name no reference device: accuracy with the utilization "
                  "correction is left out (give --reference-device)\n";
@@ -99,11 +101,29 @@ std::unique_ptr<DeviceProfile> find_reference_device(const ValidateOptions& opti
   for (const auto& device : devices) {
     if (same_device_name(device.name, name)) return std::make_unique<DeviceProfile>(device);
   }
-  if (auto bundled = find_bundled_device(name)) return std::make_unique<DeviceProfile>(*bundled);
-  std::cerr << fmt::format("roofcast: note: no device profile for the reference device \"{}\": accuracy with the "
-                           "utilization correction is left out (give --reference-device or --device)\n",
-                           printable(name));
-  return nullptr;
+  try {
+    return std::make_unique<DeviceProfile>(find_device(name, "reference device"));
+  } catch (const InputError& error) {
+    std::cerr << fmt::format("roofcast: note: {}: accuracy with the utilization correction is left out (give "
+                             "--reference-device or --device)\n",
+                             error.what());
+    return nullptr;
+  }
+}
+
+// Whether the profiles (on their reference device or measured_ms_by_device) or a --measured
+// file hold a time measured on the device called `name`.
+bool has_measured_time(const std::vector<SourcedProfile>& profiles, const std::vector<MeasuredRun>& runs,
+                       const std::string& name) {
+  for (const auto& run : runs)
+    if (same_device_name(run.device, name)) return true;
+  for (const auto& p : profiles)
+    for (const auto& kernel : p.profile.kernels) {
+      if (kernel.measured_ms && same_device_name(p.profile.reference_device, name)) return true;
+      for (const auto& [device, ms] : kernel.measured_ms_by_device)
+        if (same_device_name(device, name)) return true;
+    }
+  return false;
 }
 
 // The command line that reproduces this report, for its header.
@@ -130,13 +150,16 @@ std::string command_line(const ValidateOptions& o) {
 
 void run_validate(const ValidateOptions& options) {
   if (options.devices.empty() && !options.all_devices)
-    throw InputError("validate: give the devices to validate on with --device (repeatable) or --all-devices");
+    throw UsageError("validate: give the devices to validate on with --device (repeatable) or --all-devices");
 
   std::vector<SourcedProfile> profiles;
   for (const auto& p : options.profiles) profiles.push_back({printable(p), load_profile(p)});
-  const std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
+  std::vector<DeviceProfile> devices = load_devices(options.devices, options.all_devices);
   std::vector<MeasuredRun> runs;
   for (const auto& m : options.measured) runs.push_back(load_measured_run(m));
+  // --all-devices: of every current device, those with a measured time to validate against.
+  if (options.all_devices && options.devices.empty())
+    std::erase_if(devices, [&](const DeviceProfile& device) { return !has_measured_time(profiles, runs, device.name); });
 
   std::string reference_name;
   for (const auto& p : profiles) {
@@ -208,15 +231,18 @@ void add_validate_command(CLI::App& app) {
                       "Kernel profile taken on the reference device: a file or a bundled profile's name (repeatable)")
       ->required();
   command->add_option("--device", options->devices,
-                      "Device to validate on: a bundled device's name or a device-profile file (repeatable)");
-  command->add_flag("--all-devices", options->all_devices, "Validate on every bundled device");
+                      "Device to validate on: an id, name or short name `roofcast devices` lists (H100, h200-mps25), "
+                      "or a device-profile file; repeatable");
+  command->add_flag("--all-devices", options->all_devices,
+                    "Every current device `roofcast devices` lists that the profiles or --measured files have "
+                    "measured times for");
   command->add_option("--measured", options->measured,
                       "[DEVICE=]FILE: measured times of one device (roofcast profile --timing-only, or a kernel "
                       "profile taken there), named by the file or by DEVICE (repeatable); without it, the "
                       "profiles' own measured times");
   command->add_option("--reference-device", options->reference_device,
                       "Device profile of the reference device, for the utilization correction (default: the "
-                      "--device or bundled device the profiles name)");
+                      "--device, or the device `roofcast devices` lists, that the profiles name)");
   command->add_flag("--allow-missing", options->allow_missing,
                     "Leave out (kernel, device) pairs with no measured time instead of failing");
   command->add_option("--output", options->output,

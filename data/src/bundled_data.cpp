@@ -12,12 +12,18 @@ std::string source_name(const BundledFile& file) {
          std::string(file.id) + ".json";
 }
 
+DeviceProfile parse_bundled_device(const BundledFile& file) {
+  DeviceProfile device = parse_device_profile(file.text, source_name(file));
+  device.id = file.id;
+  return device;
+}
+
 }  // namespace
 
 std::vector<DeviceProfile> bundled_devices() {
   std::vector<DeviceProfile> devices;
   for (const auto& file : bundled_files()) {
-    if (file.kind == BundledFile::Kind::device) devices.push_back(parse_device_profile(file.text, source_name(file)));
+    if (file.kind == BundledFile::Kind::device) devices.push_back(parse_bundled_device(file));
   }
   return devices;
 }
@@ -25,7 +31,7 @@ std::vector<DeviceProfile> bundled_devices() {
 std::optional<DeviceProfile> find_bundled_device(std::string_view name) {
   for (const auto& file : bundled_files()) {
     if (file.kind != BundledFile::Kind::device) continue;
-    DeviceProfile device = parse_device_profile(file.text, source_name(file));
+    DeviceProfile device = parse_bundled_device(file);
     if (same_device_name(device.name, name) || same_device_name(file.id, name)) return device;
   }
   return std::nullopt;

@@ -38,8 +38,6 @@ std::vector<fs::path> json_files_in(const fs::path& folder) {
   return files;
 }
 
-DeviceProfile read_device_file(const DeviceFile& file) { return read_device_profile_file(file.path); }
-
 }  // namespace
 
 DeviceProfile read_device_profile_file(const fs::path& path) {
@@ -69,34 +67,6 @@ std::vector<DeviceFile> device_files() {
     }
   }
   return files;
-}
-
-std::optional<DeviceProfile> find_named_device(std::string_view name) {
-  if (auto device = find_bundled_device(name)) return device;
-  const std::vector<DeviceFile> files = device_files();
-  for (const auto& file : files)
-    if (same_device_name(file.id, name)) return read_device_file(file);
-  std::vector<const DeviceFile*> matches;
-  std::optional<DeviceProfile> found;
-  for (const auto& file : files) {
-    DeviceProfile device;
-    try {
-      device = read_device_file(file);
-    } catch (const InputError&) {
-      continue;  // a broken file in a data folder does not hide the others; naming it by id reports it
-    }
-    if (!same_device_name(device.name, name)) continue;
-    matches.push_back(&file);
-    found = std::move(device);
-  }
-  if (matches.size() > 1) {
-    std::vector<std::string> ids;
-    for (const auto* file : matches) ids.push_back(file->id);
-    throw InputError(fmt::format("--device {}: several device profiles have this name ({}): give one of these ids",
-                                 printable(name), fmt::join(ids, ", ")));
-  }
-  if (found) return found;
-  return find_spec_device(name);
 }
 
 }  // namespace roofcast

@@ -74,9 +74,19 @@ std::string spec_device_name(const std::string& spec_id, double mps_percentage) 
   return std::string(kPrefix) + spec_id + (mps_percentage < 100 ? fmt::format("-mps{:g}", mps_percentage) : "");
 }
 
+namespace {
+
+// The derived profile, with the id `--device` takes for it.
+DeviceProfile derived_profile(const SpecInputs& inputs, const DerivationRequest& request) {
+  DeviceProfile profile = derive_device(inputs.table, inputs.references, request).profile;
+  profile.id = spec_device_name(request.spec_id, request.mps_percentage);
+  return profile;
+}
+
+}  // namespace
+
 DeviceProfile derived_device_profile(const DerivationRequest& request) {
-  const SpecInputs inputs = load_spec_inputs();
-  return derive_device(inputs.table, inputs.references, request).profile;
+  return derived_profile(load_spec_inputs(), request);
 }
 
 std::optional<DeviceProfile> find_spec_device(std::string_view name) {
@@ -85,7 +95,7 @@ std::optional<DeviceProfile> find_spec_device(std::string_view name) {
     if (!inputs.table.find_gpu(request->spec_id))
       throw InputError(fmt::format("--device {}: no GPU {} in {} (`roofcast devices --specs` lists them)", printable(name),
                                    printable(request->spec_id), inputs.table.source));
-    return derive_device(inputs.table, inputs.references, *request).profile;
+    return derived_profile(inputs, *request);
   }
   // A bare id: only when it is one of the table's, and no error when there is no table.
   const std::string prefixed = std::string(kPrefix) + std::string(name);
@@ -103,7 +113,7 @@ std::optional<DeviceProfile> find_spec_device(std::string_view name) {
     return std::nullopt;
   }
   if (!inputs->table.find_gpu(request->spec_id)) return std::nullopt;
-  return derive_device(inputs->table, inputs->references, *request).profile;
+  return derived_profile(*inputs, *request);
 }
 
 std::vector<DeviceProfile> unmeasured_spec_devices() {
@@ -113,7 +123,7 @@ std::vector<DeviceProfile> unmeasured_spec_devices() {
     const bool measured = std::any_of(inputs.references.begin(), inputs.references.end(), [&](const MeasuredReference& r) {
       return inputs.table.gpu_of_device_name(r.device_name) == &gpu;
     });
-    if (!measured) devices.push_back(derive_device(inputs.table, inputs.references, {gpu.id, 100, ""}).profile);
+    if (!measured) devices.push_back(derived_profile(inputs, {gpu.id, 100, ""}));
   }
   return devices;
 }

@@ -30,6 +30,7 @@ inline Error get_last_error() { return hipGetLastError(); }
 inline Error device_synchronize() { return hipDeviceSynchronize(); }
 inline Error set_device(int d) { return hipSetDevice(d); }
 inline Error device_count(int* n) { return hipGetDeviceCount(n); }
+inline Error driver_version(int* v) { return hipDriverGetVersion(v); }
 inline Error malloc_bytes(void** p, size_t n) { return hipMalloc(p, n); }
 inline Error free_bytes(void* p) { return hipFree(p); }
 inline Error memset_bytes(void* p, int v, size_t n) { return hipMemset(p, v, n); }
@@ -66,6 +67,7 @@ inline Error get_last_error() { return cudaGetLastError(); }
 inline Error device_synchronize() { return cudaDeviceSynchronize(); }
 inline Error set_device(int d) { return cudaSetDevice(d); }
 inline Error device_count(int* n) { return cudaGetDeviceCount(n); }
+inline Error driver_version(int* v) { return cudaDriverGetVersion(v); }
 inline Error malloc_bytes(void** p, size_t n) { return cudaMalloc(p, n); }
 inline Error free_bytes(void* p) { return cudaFree(p); }
 inline Error memset_bytes(void* p, int v, size_t n) { return cudaMemset(p, v, n); }

@@ -66,9 +66,17 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   const auto started = std::chrono::steady_clock::now();
   int devices = 0;
   const Error status = device_count(&devices);
-  if (status != kSuccess || devices == 0)
-    throw GpuError(fmt::format("no {} GPU available ({})", ROOFCAST_BACKEND_NAME,
-                               status != kSuccess ? error_string(status) : "0 devices"));
+  if (status != kSuccess || devices == 0) {
+    // Without a driver the runtime says "driver version is insufficient": say what is missing.
+    int driver = 0;
+    const bool no_driver = driver_version(&driver) == kSuccess && driver == 0;
+    throw GpuError(fmt::format(
+        "no GPU on this machine ({}): roofcast bench measures a GPU of the machine it runs on; to predict for a "
+        "GPU you do not have, use a device `roofcast devices` lists",
+        no_driver ? fmt::format("no {} driver is loaded", std::string_view(ROOFCAST_BACKEND_NAME) == "hip" ? "AMD" : "NVIDIA")
+        : status != kSuccess ? fmt::format("{} runtime: {}", ROOFCAST_BACKEND_NAME, error_string(status))
+                             : "the driver sees none"));
+  }
   if (options.device < 0 || options.device >= devices)
     throw GpuError(fmt::format("--device {}: this machine has {} GPU(s) (0 to {})", options.device, devices,
                                devices - 1));

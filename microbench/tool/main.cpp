@@ -27,6 +27,10 @@ namespace {
 using namespace roofcast;
 using namespace roofcast::microbench;
 
+constexpr const char* kExitStatusHelp =
+    "Exit status: 0 when every benchmark ran and was verified; 1 when one failed, no GPU was found or an output "
+    "cannot be written; 2 for a usage error (unknown or malformed option).";
+
 struct Options {
   int device = 0;
   bool quick = false;
@@ -222,7 +226,12 @@ int main(int argc, char** argv) {
       ->excludes(csv)
       ->excludes(report)
       ->excludes(name);
-  CLI11_PARSE(app, argc, argv);
+  app.footer(kExitStatusHelp);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? 0 : 2;  // usage errors exit 2, as roofcast's do
+  }
   if (options.output.empty() && options.complete.empty()) {
     std::cerr << "roofcast-bench: --output is required (or --complete FILE)\n";
     return 2;
@@ -232,7 +241,8 @@ int main(int argc, char** argv) {
   try {
     return options.complete.empty() ? run(options, argc, argv) : complete(options, argc, argv);
   } catch (const std::exception& error) {
-    std::cerr << "roofcast-bench: " << error.what() << "\n";
+    const char* invoked_as = std::getenv("ROOFCAST_INVOKED_AS");
+    std::cerr << (invoked_as ? invoked_as : "roofcast-bench") << ": " << error.what() << "\n";
     return 1;
   }
 }

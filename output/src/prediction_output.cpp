@@ -12,11 +12,11 @@
 #include <fmt/compile.h>
 #include <fmt/format.h>
 
+#include "roofcast/formats/kernel_name_text.hpp"
 #include "roofcast/model/for_each_parallel.hpp"
 #include "roofcast/output/json_writer.hpp"
 #include "roofcast/output/markdown.hpp"
 #include "roofcast/output/table.hpp"
-#include "roofcast/output/validation_output.hpp"
 
 namespace roofcast {
 
@@ -57,24 +57,28 @@ NumberCell error_percent(const std::optional<double>& error) {
   return error ? NumberCell(FMT_COMPILE("{:+.1f}"), 100 * *error) : NumberCell("-");
 }
 
-// The columns and cells each model shows in the table; the rest is common to every model.
+// The columns and cells each model shows in the table; the rest is common to every model. Every
+// time is the total over the kernel's profiled launches (`launches`); JSON and CSV add per launch.
 std::vector<Table::Column> kernel_columns(const std::string& model, bool corrected) {
   if (model == "thesis") {
-    std::vector<Table::Column> columns = {{"kernel", false}, {"device", false}, {"type", false}, {"bound", false},
-                                          {"E_mix %"},       {"E_instr %"},     {"T'_op G/s"},   {"O_krn"},
-                                          {"O_dev"},         {"predicted ms"}};
-    if (corrected) columns.insert(columns.end(), {{"E_util"}, {"corrected ms"}});
-    columns.insert(columns.end(), {{"measured ms"}, {"error %"}});
+    std::vector<Table::Column> columns = {{"kernel", false}, {"device", false},  {"id", false},  {"launches"},
+                                          {"type", false},   {"bound", false},   {"E_mix %"},    {"E_instr %"},
+                                          {"T'_op G/s"},     {"O_krn"},          {"O_dev"},      {"predicted ms total"}};
+    if (corrected) columns.insert(columns.end(), {{"E_util"}, {"corrected ms total"}});
+    columns.insert(columns.end(), {{"measured ms total"}, {"error %"}});
     if (corrected) columns.push_back({"corrected error %"});
     return columns;
   }
-  return {{"kernel", false}, {"device", false},  {"limiter", false}, {"compute ms"}, {"memory ms"},
-          {"launch ms"},     {"predicted ms"},   {"calibrated ms"},  {"measured ms"}, {"error %"}};
+  return {{"kernel", false},        {"device", false},          {"id", false},
+          {"launches"},             {"limiter", false},         {"compute ms total"},
+          {"memory ms total"},      {"launch ms total"},        {"predicted ms total"},
+          {"calibrated ms total"},  {"measured ms total"},      {"error %"}};
 }
 
 void add_kernel_row(const KernelPrediction& p, bool corrected, Table& table) {
   if (const ThesisPrediction* t = p.prediction.thesis()) {
-    std::vector<std::string> row = {p.kernel, p.device, std::string(to_string(p.parameters.type)),
+    std::vector<std::string> row = {shortened_kernel_name(p.kernel), p.device, p.device_id,
+                                    fmt::format("{}", p.invocations), std::string(to_string(p.parameters.type)),
                                     to_string(t->bound), percent(p.parameters.E_mix),
                                     percent(t->E_instr), fixed(t->T_op_adjusted, 2),
                                     fixed(t->O_krn, 2), fixed(t->O_dev, 2), fixed(t->predicted_ms, 3)};
@@ -89,18 +93,20 @@ void add_kernel_row(const KernelPrediction& p, bool corrected, Table& table) {
     return;
   }
   const PipesPrediction& r = *p.prediction.pipes();
-  table.add_row({shortened_kernel_name(p.kernel, 64), p.device, r.limiter, ms(r.compute_ms), ms(r.memory_ms),
+  table.add_row({shortened_kernel_name(p.kernel), p.device, p.device_id, NumberCell(FMT_COMPILE("{}"), static_cast<double>(p.invocations)),
+                 r.limiter, ms(r.compute_ms), ms(r.memory_ms),
                  ms(r.launch_ms), ms(r.predicted_ms), optional_ms(p.corrected_ms), optional_ms(p.measured_ms),
                  error_percent(p.error)});
 }
 
 Table totals_table(const std::vector<DeviceTotal>& device_totals, bool corrected) {
   Table totals;
-  totals.columns = {{"device", false}, {"kernels"}, {"memory bound"}, {"compute bound"}, {"predicted ms"}};
-  if (corrected) totals.columns.push_back({"corrected ms"});
-  totals.columns.push_back({"measured ms"});
+  totals.columns = {{"device", false}, {"id", false},           {"kernels"},
+                    {"memory bound"},  {"compute bound"},        {"predicted ms total"}};
+  if (corrected) totals.columns.push_back({"corrected ms total"});
+  totals.columns.push_back({"measured ms total"});
   for (const auto& t : device_totals) {
-    std::vector<std::string> row = {t.device, fmt::format("{}", t.memory_bound_kernels + t.compute_bound_kernels),
+    std::vector<std::string> row = {t.device, t.device_id, fmt::format("{}", t.memory_bound_kernels + t.compute_bound_kernels),
                                     fmt::format("{}", t.memory_bound_kernels),
                                     fmt::format("{}", t.compute_bound_kernels), fixed(t.predicted_ms, 3)};
     if (corrected) row.push_back(optional_fixed(t.corrected_ms, 3));
@@ -184,7 +190,7 @@ class PredictionTablePrinter : public PredictionPrinter {
 // One prediction's CSV row (the header's columns, formats.md), appended to `text`.
 void append_csv_prediction(const KernelPrediction& p, std::string& text) {
   CsvLine line(text);
-  line.cell(p.kernel).cell(p.device);
+  line.cell(p.kernel).cell(p.device).cell(p.device_id);
   if (const ThesisPrediction* t = p.prediction.thesis()) {
     const auto& k = p.parameters;
     line.cell(to_string(k.type)).cell(to_string(t->bound)).number(t->predicted_ms).optional_number(p.measured_ms);
@@ -202,6 +208,9 @@ void append_csv_prediction(const KernelPrediction& p, std::string& text) {
       line.number(value);
     line.optional_number(p.corrected_ms).optional_number(p.measured_ms);
   }
+  // The times above are totals over the kernel's profiled launches; per launch as well.
+  line.number(static_cast<double>(p.invocations)).number(p.per_launch(p.predicted_ms()));
+  line.optional_number(p.measured_ms ? std::optional(p.per_launch(*p.measured_ms)) : std::nullopt);
   line.end();
 }
 
@@ -214,13 +223,15 @@ class PredictionCsvPrinter : public PredictionPrinter {
  public:
   PredictionCsvPrinter(std::ostream& out, const std::string& model) : out_(out), csv_(out) {
     if (model == "thesis")
-      csv_.write_row({"kernel", "device", "K_type", "bound", "predicted_ms", "measured_ms", "error", "E_util",
-                      "corrected_ms", "corrected_error", "W_comp", "W_traf", "E_mix", "D_ops", "D_ldst", "D_other",
-                      "T_op", "W_op", "W_ldst", "W_other", "C_op", "C_ldst", "C_other", "E_instr", "T_op_adjusted",
-                      "O_krn", "O_dev", "T_predicted"});
+      csv_.write_row({"kernel", "device", "device_id", "K_type", "bound", "predicted_ms", "measured_ms", "error",
+                      "E_util", "corrected_ms", "corrected_error", "W_comp", "W_traf", "E_mix", "D_ops", "D_ldst",
+                      "D_other", "T_op", "W_op", "W_ldst", "W_other", "C_op", "C_ldst", "C_other", "E_instr",
+                      "T_op_adjusted", "O_krn", "O_dev", "T_predicted", "invocations", "predicted_ms_per_launch",
+                      "measured_ms_per_launch"});
     else
-      csv_.write_row({"kernel", "device", "limiter", "bound", "compute_ms", "memory_ms", "latency_ms", "dispatch_ms",
-                      "compute_wave_factor", "launch_ms", "predicted_ms", "calibrated_ms", "measured_ms"});
+      csv_.write_row({"kernel", "device", "device_id", "limiter", "bound", "compute_ms", "memory_ms", "latency_ms",
+                      "dispatch_ms", "compute_wave_factor", "launch_ms", "predicted_ms", "calibrated_ms",
+                      "measured_ms", "invocations", "predicted_ms_per_launch", "measured_ms_per_launch"});
   }
   void add(const KernelPrediction& p) override {
     std::string text;
@@ -383,11 +394,16 @@ void write_prediction(JsonWriter& json, const KernelPrediction& p, KernelNumbers
   if (const ThesisPrediction* t = p.prediction.thesis()) write_thesis(json, p.parameters, *t);
   if (const PipesPrediction* r = p.prediction.pipes()) write_pipes(json, *r, kept);
   json.member("device"_key, p.device);
+  json.member("device_id"_key, p.device_id);
   json.member("error"_key, p.error);
+  json.member("invocations"_key, p.invocations);
   json.member("kernel"_key, p.kernel);
   json.member("limiter"_key, p.prediction.limiter);
   json.member("measured_ms"_key, p.measured_ms);
+  json.member("measured_ms_per_launch"_key,
+              p.measured_ms ? std::optional(p.per_launch(*p.measured_ms)) : std::nullopt);
   json.member("predicted_ms"_key, p.predicted_ms());
+  json.member("predicted_ms_per_launch"_key, p.per_launch(p.predicted_ms()));
   json.end_object();
 }
 
@@ -438,6 +454,7 @@ class PredictionJsonPrinter : public PredictionPrinter {
       json_.member("compute_bound_kernels"_key, t.compute_bound_kernels);
       json_.member("corrected_ms"_key, t.corrected_ms);
       json_.member("device"_key, t.device);
+      json_.member("device_id"_key, t.device_id);
       json_.member("measured_ms"_key, t.measured_ms);
       json_.member("memory_bound_kernels"_key, t.memory_bound_kernels);
       json_.member("predicted_ms"_key, t.predicted_ms);

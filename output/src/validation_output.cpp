@@ -14,7 +14,7 @@ namespace roofcast {
 
 namespace {
 
-constexpr size_t kTableNameWidth = 64;
+constexpr size_t kTableNameWidth = kKernelNameWidth;
 constexpr size_t kMarkdownNameWidth = 90;
 constexpr double kMissThreshold = 0.25;
 
@@ -74,14 +74,6 @@ const std::vector<std::string> kEntryHeaders = {"kernel",  "device",       "boun
                                                 "measured ms", "error %", "corrected ms", "corrected error %"};
 
 }  // namespace
-
-std::string shortened_kernel_name(const std::string& name, size_t width) {
-  const std::string text = kernel_name_without_signature(name);
-  if (text.size() <= width) return text;
-  // Head and tail: library kernels share long prefixes and differ in their last template arguments.
-  const size_t head = width * 2 / 5, tail = width - head - 3;
-  return text.substr(0, head) + "..." + text.substr(text.size() - tail);
-}
 
 std::string validation_table_text(const ValidationReport& report) {
   Table entries;

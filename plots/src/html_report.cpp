@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "roofcast/formats/kernel_name_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
 
 namespace roofcast {
@@ -22,6 +23,7 @@ table { border-collapse: collapse; font-size: 0.9rem; margin: 0.6rem 0; }
 th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #e6e6e6; text-align: right; white-space: nowrap; }
 th { background: #f4f4f6; font-weight: 600; }
 td.name, th.name { text-align: left; }
+td.name { white-space: normal; overflow-wrap: anywhere; min-width: 8rem; max-width: 28rem; }
 td.memory { background: #fbe3cf; }
 td.compute { background: #d6e8f5; }
 .bound { display: inline-block; min-width: 1.2em; font-size: 0.75rem; font-weight: 700; color: #444; }
@@ -85,11 +87,12 @@ std::string selection_note(const ReportContent& c) {
 
 std::string device_totals_table(const ReportContent& c) {
   std::string html =
-      "<table><tr><th class=\"name\">Device</th><th>Predicted total (ms)</th><th>Measured total (ms)</th>"
-      "<th>Memory-bound kernels</th><th>Compute-bound kernels</th></tr>\n";
+      "<table><tr><th class=\"name\">Device</th><th class=\"name\">Id</th><th>Predicted ms total</th>"
+      "<th>Measured ms total</th><th>Memory-bound kernels</th><th>Compute-bound kernels</th></tr>\n";
   for (const auto& t : c.prediction->totals)
-    html += fmt::format("<tr><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                        html_escaped(t.device), time_ms(t.predicted_ms),
+    html += fmt::format("<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td>{}</td><td>{}</td><td>{}</td>"
+                        "<td>{}</td></tr>\n",
+                        html_escaped(t.device), html_escaped(t.device_id), time_ms(t.predicted_ms),
                         t.measured_ms ? time_ms(*t.measured_ms) : "&ndash;", t.memory_bound_kernels,
                         t.compute_bound_kernels);
   return html + "</table>\n";
@@ -102,7 +105,7 @@ std::string prediction_matrix(const ReportContent& c) {
   html += "</tr>\n";
   for (const size_t k : kernels_shown(c)) {
     const auto& first = c.prediction->kernels[k * devices];
-    html += fmt::format("<tr><td class=\"name\">{}</td><td class=\"name\">{}</td>", html_escaped(first.kernel),
+    html += fmt::format("<tr><td class=\"name\">{}</td><td class=\"name\">{}</td>", html_kernel_name(first.kernel),
                         to_string(first.parameters.type));
     for (size_t d = 0; d < devices; ++d) {
       const auto& p = c.prediction->kernels[k * devices + d];
@@ -124,7 +127,7 @@ std::string thesis_details_row(const KernelPrediction& p, const ThesisPrediction
       "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name {}\">{}</td><td>{}</td><td>{}</td>"
       "<td>{}</td><td>{} %</td><td>{} %</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
       "<td>{}</td><td>{}</td></tr>\n",
-      html_escaped(p.kernel), html_escaped(p.device), to_string(p.prediction.bound), to_string(p.prediction.bound),
+      html_kernel_name(p.kernel), html_escaped(p.device), to_string(p.prediction.bound), to_string(p.prediction.bound),
       time_ms(p.predicted_ms()), p.measured_ms ? time_ms(*p.measured_ms) : "&ndash;",
       p.error ? finite_or_dash(100 * *p.error, "{:+.2f}") : "&ndash;", finite_or_dash(100 * p.parameters.E_mix, "{:.2f}"),
       finite_or_dash(100 * t.E_instr, "{:.2f}"), finite_or_dash(t.T_op, "{:.2f}"),
@@ -137,7 +140,7 @@ std::string pipes_details_row(const KernelPrediction& p, const PipesPrediction& 
   return fmt::format(
       "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name {}\">{}</td><td>{}</td><td>{}</td>"
       "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-      html_escaped(p.kernel), html_escaped(p.device), to_string(p.prediction.bound), html_escaped(r.limiter),
+      html_kernel_name(p.kernel), html_escaped(p.device), to_string(p.prediction.bound), html_escaped(r.limiter),
       time_ms(p.predicted_ms()), p.measured_ms ? time_ms(*p.measured_ms) : "&ndash;",
       p.error ? finite_or_dash(100 * *p.error, "{:+.2f}") : "&ndash;", time_ms(r.compute_ms), time_ms(r.memory_ms),
       time_ms(r.latency.ms), time_ms(r.launch_ms));
@@ -146,13 +149,14 @@ std::string pipes_details_row(const KernelPrediction& p, const PipesPrediction& 
 std::string details_table(const ReportContent& c) {
   const bool thesis = c.model == "thesis";
   std::string html =
-      "<details><summary>Every intermediate value of the model (kernel &times; device)</summary>"
+      "<details><summary>Every intermediate value of the model (kernel &times; device; times in ms, totals over "
+      "the kernel's profiled launches)</summary>"
       "<div class=\"scroll\"><table><tr><th class=\"name\">Kernel</th><th class=\"name\">Device</th>";
-  html += thesis ? "<th class=\"name\">Bound</th><th>Predicted ms</th><th>Measured ms</th><th>Error %</th><th>E_mix</th>"
+  html += thesis ? "<th class=\"name\">Bound</th><th>Predicted ms total</th><th>Measured ms total</th><th>Error %</th><th>E_mix</th>"
                    "<th>E_instr</th><th>T_op</th><th>T'_op</th><th>O_krn</th><th>O_dev</th><th>W_comp</th>"
                    "<th>W_traf (bytes)</th></tr>\n"
-                 : "<th class=\"name\">Limiter</th><th>Predicted ms</th><th>Measured ms</th><th>Error %</th>"
-                   "<th>Compute ms</th><th>Memory ms</th><th>Latency ms</th><th>Launch ms</th></tr>\n";
+                 : "<th class=\"name\">Limiter</th><th>Predicted ms total</th><th>Measured ms total</th><th>Error %</th>"
+                   "<th>Compute ms total</th><th>Memory ms total</th><th>Latency ms total</th><th>Launch ms total</th></tr>\n";
   const size_t devices = c.device_names.size();
   for (const size_t k : kernels_shown(c))
     for (size_t d = 0; d < devices; ++d) {
@@ -187,7 +191,7 @@ std::string warnings_list(const ReportContent& c) {
     for (const auto& w : c.warnings) {
       if (w.kind != kind) continue;
       if (shown.empty() || shown.contains(w.kernel))
-        items += fmt::format("<li><strong>{}</strong>: {}</li>\n", html_escaped(w.kernel), html_escaped(w.detail));
+        items += fmt::format("<li><strong>{}</strong>: {}</li>\n", html_kernel_name(w.kernel), html_escaped(w.detail));
       else
         ++others;
     }
@@ -219,6 +223,12 @@ std::string charts_section(const ReportContent& c) {
 }
 
 }  // namespace
+
+std::string html_kernel_name(const std::string& name) {
+  const std::string shown = shortened_kernel_name(name);
+  return shown == name ? html_escaped(name)
+                       : fmt::format("<span title=\"{}\">{}</span>", html_escaped(name), html_escaped(shown));
+}
 
 std::string html_escaped(std::string_view text) {
   std::string result;
@@ -283,7 +293,7 @@ std::string html_report(const ReportContent& c) {
   html += fmt::format("<h2>Warnings ({})</h2>\n", c.warnings.size() + c.device_notes.size()) + device_notes_list(c) +
           warnings_list(c);
   const bool thesis = c.model == "thesis";
-  html += std::string("<h2>Predicted time per kernel (ms)</h2>\n") +
+  html += std::string("<h2>Predicted time per kernel (ms, total over its profiled launches)</h2>\n") +
           (thesis ? "<p>M: memory bound (limited by DRAM bandwidth), C: compute bound (limited by the kernel's adjusted "
                     "throughput T'_op). "
                   : "<p>M: memory bound (DRAM, L2 or L1 traffic), C: compute bound (a pipe, the issue limit, tensor "

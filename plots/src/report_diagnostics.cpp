@@ -22,14 +22,14 @@ std::string change_percent(const Diagnostic& d) {
 std::string firing_table(const ReportContent& c, const std::vector<const ReportDiagnostic*>& firing) {
   std::string html =
       "<div class=\"scroll\"><table><tr><th class=\"name\">Kernel</th><th class=\"name\">Device</th>"
-      "<th class=\"name\">Diagnostic</th><th class=\"name\">Finding</th><th>Predicted ms</th><th>If fixed ms</th>"
-      "<th>Saves ms</th><th>Change %</th></tr>\n";
+      "<th class=\"name\">Diagnostic</th><th class=\"name\">Finding</th><th>Predicted ms total</th><th>If fixed ms total</th>"
+      "<th>Saves ms total</th><th>Change %</th></tr>\n";
   for (const ReportDiagnostic* r : firing) {
     const Diagnostic& d = r->diagnostic;
     html += fmt::format(
         "<tr><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td><td class=\"name\">{}</td>"
         "<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        html_escaped(c.profile->kernels[r->kernel].name), html_escaped(c.device_names[r->device]),
+        html_kernel_name(c.profile->kernels[r->kernel].name), html_escaped(c.device_names[r->device]),
         html_escaped(d.name), html_escaped(d.finding), explain_ms(d.predicted_ms), explain_ms(d.fixed_ms),
         explain_ms(r->saved_ms()), change_percent(d));
   }
@@ -56,7 +56,7 @@ std::string not_measured_list(const ReportContent& c, const std::vector<const Re
       for (const size_t d : devices) names.push_back(html_escaped(c.device_names[d]));
       on = fmt::format(" (on {})", fmt::join(names, ", "));
     }
-    html += fmt::format("<li><strong>{}</strong>: {}: {}{}</li>\n", html_escaped(c.profile->kernels[kernel].name),
+    html += fmt::format("<li><strong>{}</strong>: {}: {}{}</li>\n", html_kernel_name(c.profile->kernels[kernel].name),
                         html_escaped(name), html_escaped(finding), on);
   }
   return html + "</ul>\n";

@@ -9,6 +9,7 @@
 
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/input_limits.hpp"
+#include "roofcast/formats/kernel_name_text.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/profiler/importers.hpp"
 #include "roofcast/profiler/metric_set.hpp"
@@ -183,7 +184,11 @@ nlohmann::json import_ncu_csv(std::string_view text, const std::string& source, 
                                      source, kernel.name, metric, value, input_limits::kLargest));
     }
     if (kernel.not_available.contains(std::string(kDuration))) kernel.has_duration = false;
-    nlohmann::json entry = {{"name", kernel.name}, {"invocations", kernel.invocations}, {"counters", kernel.counters}};
+    // Named as the collector names kernels (demangled), the mangled name kept beside it: ncu writes
+    // mangled names with --print-kernel-base mangled.
+    const std::string demangled = demangled_kernel_name(kernel.name);
+    nlohmann::json entry = {{"name", demangled}, {"invocations", kernel.invocations}, {"counters", kernel.counters}};
+    if (demangled != kernel.name) entry["mangled_name"] = kernel.name;
     if (kernel.has_duration && kernel.duration_ms > 0) entry["measured_ms"] = kernel.duration_ms;
     list.push_back(entry);
   }

@@ -416,7 +416,9 @@ int list_collector_metrics(const std::string& metric_set, const std::string& chi
   if (!chip.empty()) command.insert(command.end(), {"--chip", chip});
   if (device >= 0) command.insert(command.end(), {"--device", std::to_string(device)});
   const AppExit result = run_application(command, {});
-  if (result.signaled) message(fmt::format("{} was killed by signal {}", command[0], result.signal));
+  // `--list-metrics | head`: the reader left; quiet, as any program whose pipe closes.
+  if (result.signaled && result.signal != SIGPIPE)
+    message(fmt::format("{} was killed by signal {}", command[0], result.signal));
   return result.exit_code;
 }
 

@@ -119,7 +119,7 @@ TEST_CASE("command-line mistakes exit non-zero with usage help") {
     CHECK_THAT(single.err, Catch::Contains("--single-run"));
   }
   const auto contradiction = run_roofcast({"profile", "--single-run", "--runs", "two", "--", "true"});
-  CHECK(contradiction.exit_code == 1);
+  CHECK(contradiction.exit_code == 2);  // a usage error
   CHECK_THAT(contradiction.err, Catch::Contains("--single-run and --runs two"));
   const auto runs = run_roofcast({"profile", "--runs", "three", "--", "true"});
   CHECK(runs.exit_code != 0);

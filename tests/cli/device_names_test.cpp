@@ -60,8 +60,8 @@ TEST_CASE("a device name several device profiles share is refused, naming their 
   ::unsetenv("ROOFCAST_DATA_DIR");
   fs::remove_all(folder);
   CHECK(ambiguous.exit_code == 1);
-  CHECK_THAT(ambiguous.err, Catch::Contains("several device profiles") && Catch::Contains("gpu-monday") &&
-                                Catch::Contains("gpu-tuesday"));
+  CHECK_THAT(ambiguous.err, Catch::Contains("names 2 devices") && Catch::Contains("gpu-monday") &&
+                                Catch::Contains("gpu-tuesday") && Catch::Contains("give one of these ids"));
 }
 
 TEST_CASE("ROOFCAST_DATA_DIR is searched first for devices given by name") {

@@ -161,13 +161,13 @@ TEST_CASE("every command that prints results takes --format, markdown where a ta
 
   const auto explained = run_roofcast({"explain", "--profile", kProfile, "--device", kDevice, "--format", "csv"});
   CHECK(explained.exit_code == 0);
-  CHECK_THAT(explained.out, Catch::StartsWith("kernel,device,limiter"));
+  CHECK_THAT(explained.out, Catch::StartsWith("kernel,device,device_id,limiter"));
   const auto validated = json_of({"validate", "--reference-profile", kProfile, "--device", kDevice, "--format", "json"});
   CHECK(validated["format"] == "roofcast-validation");
   const auto split = run_roofcast(
       {"split", "--profile", kProfile, "--kernel", kKernel, "--device", kDevice, "--device", "GTX-480", "--blocks", "10",
        "--format", "csv"});
-  CHECK_THAT(split.out, Catch::StartsWith("device,alone ms"));
+  CHECK_THAT(split.out, Catch::StartsWith("device,id,alone ms total"));
 }
 
 namespace {

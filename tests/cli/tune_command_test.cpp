@@ -68,7 +68,7 @@ TEST_CASE("tune prints a table and CSV, and refuses what it cannot tune") {
   const auto csv = run_roofcast({"tune", "--profile", kRun + "profiles/sweep_triad.json", "--device", kDevice,
                                  "--block-sizes", "32,256", "--format", "csv"});
   REQUIRE(csv.exit_code == 0);
-  CHECK_THAT(csv.out, Catch::StartsWith("device,rank,block"));
+  CHECK_THAT(csv.out, Catch::StartsWith("device,id,rank,block"));
 
   const auto published = run_roofcast({"tune", "--profile", "thesis-redblack", "--device", "GTX-480"});
   CHECK(published.exit_code == 1);
@@ -79,7 +79,7 @@ TEST_CASE("tune prints a table and CSV, and refuses what it cannot tune") {
   CHECK_THAT(bad_block.err, Catch::Contains("--block-sizes 16x0"));
   const auto tile_and_work = run_roofcast({"tune", "--profile", kRun + "profiles/sweep_fma.json", "--device", kDevice,
                                            "--fixed-tile", "--work-per-thread", "2"});
-  CHECK(tile_and_work.exit_code == 1);
+  CHECK(tile_and_work.exit_code == 2);  // options that contradict each other: a usage error
   CHECK_THAT(tile_and_work.err, Catch::Contains("--fixed-tile"));
 }
 
@@ -144,7 +144,7 @@ TEST_CASE("tune --second-profile: two instances of a template, each block's work
   table_args.insert(table_args.end(), {"--second-profile", h100 + "profiles/sweep_sgemm@512.json"});
   const auto table = run_roofcast(table_args);
   REQUIRE(table.exit_code == 0);
-  CHECK_THAT(table.out, Catch::Contains("on the line through it and void sweep_sgemm<512>"));
+  CHECK_THAT(table.out, Catch::Contains("on the line through it and sweep_sgemm<512>"));
 
   // The same block size twice, or another problem: refused with the reason.
   auto same = base;
@@ -223,7 +223,7 @@ TEST_CASE("tune --second-profile: block sizes the line gives no work cannot be c
   for (std::string line; std::getline(lines, line);) {
     if (line.find("cannot be costed") == std::string::npos) continue;
     ++refused_rows;
-    CHECK_THAT(line, Catch::StartsWith("NVIDIA H100 80GB HBM3,-,"));  // no rank
+    CHECK_THAT(line, Catch::StartsWith("NVIDIA H100 80GB HBM3,device,-,"));  // no rank
     CHECK_THAT(line, !Catch::EndsWith("yes"));
   }
   CHECK(refused_rows == 2);

@@ -26,7 +26,15 @@ expect_file(${PREFIX}/include/roofcast/model/thesis_prediction.hpp)
 if(EXPECT_MAN_PAGES)
   expect_file(${PREFIX}/share/man/man1/roofcast.1)
   expect_file(${PREFIX}/share/man/man1/roofcast-predict.1)
+  # A subcommand's page is its own: titled and named after it, with its own description, and the
+  # docs it cites are installed.
+  file(READ ${PREFIX}/share/man/man1/roofcast-predict.1 page)
+  if(NOT page MATCHES "\\.TH ROOFCAST-PREDICT \"1\"" OR NOT page MATCHES "roofcast-predict \\\\- predict kernel runtimes"
+     OR page MATCHES "docs/model\\.md")
+    message(FATAL_ERROR "roofcast-predict.1 is not titled and named after roofcast predict:\n${page}")
+  endif()
 endif()
+expect_file(${PREFIX}/share/doc/roofcast/docs/pipes-model.md)
 
 # The installed binary, away from the build tree, on the installed data.
 run_step("the installed roofcast predict" ${PREFIX}/bin/roofcast predict --model thesis

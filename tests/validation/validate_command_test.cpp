@@ -173,8 +173,11 @@ TEST_CASE("validate reports each bad input on one line") {
     check_one_line_error({"validate", "--reference-profile", "thesis-redblack", "--device", "GTX-9999"},
                          "--device GTX-9999: unknown device");
   }
-  SECTION("no devices") {
-    check_one_line_error({"validate", "--reference-profile", "thesis-redblack"}, "--device");
+  SECTION("no devices: a usage error, exit status 2") {
+    const auto result = run_roofcast({"validate", "--reference-profile", "thesis-redblack"});
+    CHECK(result.exit_code == 2);
+    CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
+    CHECK_THAT(result.err, Catch::StartsWith("roofcast: ") && Catch::Contains("--device"));
   }
   SECTION("no measured time at all") {
     check_one_line_error({"validate", "--reference-profile", profile, "--device", device_a, "--device",

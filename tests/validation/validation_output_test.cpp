@@ -5,19 +5,6 @@
 
 using namespace roofcast;
 
-TEST_CASE("long kernel names keep what tells them apart") {
-  CHECK(shortened_kernel_name("sor_red(double*, double const*, int)", 40) == "sor_red");
-  CHECK(shortened_kernel_name("void at::native::kernel<4, Mul<float> >(int, std::array<char*, 2ul>)", 80) ==
-        "at::native::kernel<4, Mul<float> >");
-  const std::string shortened = shortened_kernel_name(
-      "void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float, float, float, "
-      "at::native::binary_internal::MulFunctor<float> >, std::array<char*, 2ul> >(int, std::array<char*, 2ul>)",
-      64);
-  CHECK(shortened.size() == 64);
-  CHECK(shortened == "at::native::vectorized_el...r<float> >, std::array<char*, 2ul> >");  // 25 + 3 + 36
-  CHECK(shortened_kernel_name("plain", 48) == "plain");
-}
-
 TEST_CASE("the markdown report has both summaries, every prediction, and the misses with hints") {
   ValidatedPrediction hit, miss;
   hit.kernel = "hit";

@@ -50,9 +50,10 @@ constexpr std::pair<std::string_view, double KernelParameters::*> kParameterFiel
 // The keys the checked reader reads, by the object they are in; a key seen twice is refused
 // (the checked reader's tree keeps the last, which this reader does not bother to follow).
 enum KernelKey : unsigned { kName = 1, kInvocations = 2, kMeasured = 4, kByDevice = 8, kShapes = 16,
-                            kCounters = 32, kParameters = 64 };
+                            kCounters = 32, kParameters = 64, kMangledName = 128 };
 unsigned kernel_key(std::string_view key) {
   if (key == "name") return kName;
+  if (key == "mangled_name") return kMangledName;
   if (key == "invocations") return kInvocations;
   if (key == "measured_ms") return kMeasured;
   if (key == "measured_ms_by_device") return kByDevice;
@@ -124,6 +125,10 @@ class KernelSax {
         if (!first_time(kernel_seen_, key)) return refuse();
         if (key == kName && text && !text->empty()) {
           record_.name = std::move(*text);
+          return true;
+        }
+        if (key == kMangledName && text) {
+          record_.mangled_name = std::move(*text);
           return true;
         }
         if (key == kInvocations && number && is_whole(*number, 1, limits::kMaxCount)) {

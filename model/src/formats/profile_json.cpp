@@ -195,6 +195,7 @@ KernelRecord parse_kernel(const Field& kernel) {
   KernelRecord record;
   record.name = kernel.member("name").non_empty_string();
   const Field labelled = kernel.with_path(fmt::format("{} \"{}\"", kernel.path(), record.name));
+  if (labelled.has("mangled_name")) record.mangled_name = labelled.member("mangled_name").string();
   if (labelled.has("invocations")) record.invocations = labelled.member("invocations").count();
   if (labelled.has("measured_ms")) record.measured_ms = labelled.member("measured_ms").positive();
   if (labelled.has("measured_ms_by_device")) {
@@ -432,6 +433,7 @@ json to_json(const KernelProfile& profile) {
   json kernels = json::array();
   for (const auto& kernel : profile.kernels) {
     json entry = {{"name", kernel.name}, {"invocations", kernel.invocations}};
+    if (!kernel.mangled_name.empty()) entry["mangled_name"] = kernel.mangled_name;
     if (kernel.measured_ms) entry["measured_ms"] = *kernel.measured_ms;
     if (!kernel.measured_ms_by_device.empty()) entry["measured_ms_by_device"] = kernel.measured_ms_by_device;
     for (const auto& shape : kernel.launch_shapes)

@@ -77,6 +77,7 @@ std::vector<DeviceRank> rank_devices(const std::vector<TotalsEntry>& predictions
     const DeviceProfile& device = devices[d];
     DeviceRank rank;
     rank.device = device.name;
+    rank.device_id = device.id;
     rank.derived = device.derivation.has_value();
     add_kernels(rank, predictions, profile, device, d, devices.size(), top);
     add_transfers(rank, profile, device);

@@ -55,12 +55,15 @@ void predict_kernels(const Predictor& predictor, const KernelProfile& profile, s
       }
     }
     // Every field as a new prediction has it, but for the names' storage.
-    std::string kernel_name = std::move(p.kernel), device_name = std::move(p.device);
+    std::string kernel_name = std::move(p.kernel), device_name = std::move(p.device), device_id = std::move(p.device_id);
     p = KernelPrediction{};
     p.kernel = std::move(kernel_name);
     p.device = std::move(device_name);
+    p.device_id = std::move(device_id);
     p.kernel.assign(kernel.name);
     p.device.assign(devices[d].name);
+    p.device_id.assign(devices[d].id);
+    p.invocations = std::max<int64_t>(kernel.invocations, 1);
     p.parameters = parameters;
     p.prediction = std::move(prediction);
     p.measured_ms = measured_on(kernel, devices[d].name, is_reference[d]);
@@ -83,6 +86,7 @@ ProfileTotals::ProfileTotals(const std::vector<DeviceProfile>& devices, bool cor
   for (const auto& device : devices) {
     DeviceTotal total;
     total.device = device.name;
+    total.device_id = device.id;
     totals_.push_back(total);
   }
 }

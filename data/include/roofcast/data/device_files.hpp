@@ -30,11 +30,4 @@ DeviceProfile read_device_profile_file(const std::filesystem::path& path);
 // out (the binary has those compiled in).
 std::vector<DeviceFile> device_files();
 
-// The device called `name` (device_name_key: case, spaces and punctuation ignored): a bundled
-// device by name or id, else a device file by id ("h100-sxm"), else the one device file whose
-// device has that name, else a GPU of the spec table, derived ("spec:a100-sxm-80gb" or
-// "a100-sxm-80gb", find_spec_device). nullopt when none; throws InputError when the name fits
-// several files' devices, naming them.
-std::optional<DeviceProfile> find_named_device(std::string_view name);
-
 }  // namespace roofcast

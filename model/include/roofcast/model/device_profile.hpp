@@ -58,6 +58,10 @@ struct DeviceProfile {
   // Where it was read from: the file as given, or data/devices/ID.json for a bundled device;
   // "" when made in memory. Messages that say how to complete the profile name it.
   std::string source;
+  // What tells this profile from others of the same name, as --device takes it: its file's name
+  // without .json ("h100-sxm") or a bundled device's id ("thesis-gtx-660"); "" when not known.
+  // Outputs show it beside the name (device_id); the model never reads it.
+  std::string id;
   DeviceThroughput throughput;
   int sm_count = 0;  // streaming multiprocessors available to kernels; 0 when unknown
   double sm_clock_mhz = 0;  // the SM clock the benchmarks ran at; 0 when unknown

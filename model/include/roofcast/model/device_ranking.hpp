@@ -30,6 +30,7 @@ struct TransferPrediction {
 // One device's predicted application time: kernels + launch gaps + copies.
 struct DeviceRank {
   std::string device;
+  std::string device_id;  // DeviceProfile::id
   bool derived = false;  // the device profile is derived from a spec sheet, not measured
   double kernels_ms = 0;
   // Where a kernel's predicted invocation is shorter than the device's back-to-back launch

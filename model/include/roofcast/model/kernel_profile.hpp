@@ -36,7 +36,8 @@ struct LaunchShape {
 };
 
 struct KernelRecord {
-  std::string name;
+  std::string name;          // demangled, as the collector writes it
+  std::string mangled_name;  // as the driver knows it, where recorded ("": not recorded)
   int64_t invocations = 1;
   std::optional<double> measured_ms;  // total time of those invocations on the reference device
   std::map<std::string, double> measured_ms_by_device;  // the same invocations timed on other devices

@@ -17,6 +17,8 @@ namespace roofcast {
 struct KernelPrediction {
   std::string kernel;
   std::string device;
+  std::string device_id;  // DeviceProfile::id
+  int64_t invocations = 1;  // the kernel's profiled launches: every time here is their total
   // The kernel's thesis parameters (eqs. 4.1-4.8): its type, work and intensity, whatever the model.
   KernelParameters parameters;
   ModelPrediction prediction;             // the model's time, bound, limiter and details
@@ -27,10 +29,12 @@ struct KernelPrediction {
   std::optional<double> corrected_error;  // prediction_error(corrected, measured)
 
   double predicted_ms() const { return prediction.predicted_ms; }
+  double per_launch(double total_ms) const { return total_ms / static_cast<double>(invocations); }
 };
 
 struct DeviceTotal {
   std::string device;
+  std::string device_id;  // DeviceProfile::id
   double predicted_ms = 0;
   std::optional<double> measured_ms;   // only when every kernel's measured time is known
   std::optional<double> corrected_ms;  // only when every kernel could be corrected

@@ -20,8 +20,4 @@ struct ValidationContext {
 std::string validation_table_text(const ValidationReport& report);
 std::string validation_markdown(const ValidationReport& report, const ValidationContext& context);
 
-// Kernel names from real libraries run to hundreds of characters: without "void " and the
-// parameter list, and at most `width` characters, keeping the head and the tail.
-std::string shortened_kernel_name(const std::string& name, size_t width);
-
 }  // namespace roofcast

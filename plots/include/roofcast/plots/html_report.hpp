@@ -58,4 +58,8 @@ std::string inline_svg(std::string_view svg, std::string_view id_prefix, std::st
 // values: & < > " ' as character references. Every name on the page goes through it.
 std::string html_escaped(std::string_view text);
 
+// A kernel's name as the page shows it: shortened by the tables' rule (shortened_kernel_name),
+// the whole name in a title attribute (shown on hover) where it was shortened.
+std::string html_kernel_name(const std::string& name);
+
 }  // namespace roofcast
