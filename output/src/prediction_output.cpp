@@ -411,7 +411,7 @@ struct JsonRows : PredictionRows {
 };
 
 // The document nlohmann::json would write for {"format", "model", "predictions", "profile",
-// "totals", "version"}, keys in its (sorted) order (formats.md, prediction version 2).
+// "totals", "version"}, keys in its (sorted) order (formats.md, prediction version 3).
 class PredictionJsonPrinter : public PredictionPrinter {
  public:
   PredictionJsonPrinter(std::ostream& out, std::string profile_source, const std::string& model)
@@ -448,7 +448,7 @@ class PredictionJsonPrinter : public PredictionPrinter {
       json_.end_object();
     }
     json_.end_array();
-    json_.member("version"_key, 2);
+    json_.member("version"_key, 3);
     json_.end_object();
     out_ << "\n";
   }
