@@ -356,7 +356,7 @@ TEST_CASE("write_json_number agrees with nlohmann over doubles of every magnitud
   for (const double number : numbers) {
     const std::string ours = roofcast_number(number), theirs = nlohmann_number(number);
     if (ours == theirs) continue;
-    ++differ;
+    if (!fixed_where_nlohmann_writes_an_exponent(number)) ++differ;
     INFO(ours << " against nlohmann's " << theirs);
     CHECK(std::strtod(ours.c_str(), nullptr) == number);
     if (!fixed_where_nlohmann_writes_an_exponent(number)) CHECK(ours.size() <= theirs.size());
