@@ -4,7 +4,7 @@
 #   --build-only: only what building the roofcast command needs (scripts/demo.sh)
 set -euo pipefail
 
-build_packages=(cmake ninja-build g++ catch2 libfmt-dev libeigen3-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev)
+build_packages=(cmake ninja-build g++ catch2 libfmt-dev libtbb-dev libeigen3-dev nlohmann-json3-dev libcli11-dev libsimdjson-dev)
 # gnuplot-nox: the charts; help2man: the man pages; clang and libclang-rt-dev: the fuzz targets
 # (scripts/dev/fuzz.sh, run by scripts/test.sh); chromium: the HTML report's browser tests
 # (tests/plots/report_in_browser.sh), which CI must not skip; python3: the docs check, the

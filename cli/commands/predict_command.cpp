@@ -1,11 +1,5 @@
-#include <algorithm>
-#include <condition_variable>
-#include <exception>
 #include <iostream>
 #include <memory>
-#include <mutex>
-#include <optional>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -17,8 +11,8 @@
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/printable_text.hpp"
 #include "roofcast/model/device_name.hpp"
+#include "roofcast/model/prediction_stream.hpp"
 #include "roofcast/model/predictor.hpp"
-#include "roofcast/model/profile_prediction.hpp"
 
 namespace roofcast {
 
@@ -53,102 +47,6 @@ DeviceProfile reference_device_for(const KernelProfile& profile, const PredictOp
   }
 }
 
-// The predictions and rows of one range of kernels, made on a worker thread.
-struct KernelRange {
-  std::unique_ptr<PredictionRows> rows;
-  std::vector<TotalsEntry> totals;  // kernel-major, as predicted
-  std::exception_ptr error;
-  bool done = false;
-};
-
-// Predicts and formats ranges of kernels on every core; this thread writes their rows and adds
-// up their totals in the kernels' order, so that the output and the totals (summed in that
-// order) are those of one thread. The first error in that order is thrown, as one thread
-// would have, after the rows before it were written. Only a few ranges are held at a time.
-std::vector<DeviceTotal> predict_in_parallel(const Predictor& predictor, const KernelProfile& profile,
-                                             const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
-                                             PredictionPrinter& printer) {
-  constexpr size_t kKernelsPerRange = 32;  // a range's text (JSON: ~600 KB) stays in the caches
-  const size_t kernels = profile.kernels.size();
-  const size_t range_count = (kernels + kKernelsPerRange - 1) / kKernelsPerRange;
-  const size_t threads = std::min<size_t>(range_count, std::max(1u, std::thread::hardware_concurrency()));
-  const size_t ahead = 4 * std::max<size_t>(threads, 1);  // ranges made before they are written
-
-  const auto prepared = predictor.prepare(devices);  // each device's rates, once
-  std::vector<KernelRange> ranges(range_count);
-  std::mutex mutex;
-  std::condition_variable changed;
-  size_t next = 0, written = 0;
-  bool stop = false;
-  auto work = [&] {
-    for (;;) {
-      size_t r = 0;
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        changed.wait(lock, [&] { return stop || next >= range_count || next < written + ahead; });
-        if (stop || next >= range_count) return;
-        r = next++;
-      }
-      KernelRange range;
-      try {
-        range.rows = printer.rows();
-        range.totals.reserve(kKernelsPerRange * devices.size());
-        const size_t first = r * kKernelsPerRange, last = std::min(kernels, first + kKernelsPerRange);
-        predict_kernels(
-            predictor, profile, first, last, devices, reference,
-            [&](KernelPrediction&& p) {
-              range.totals.push_back(TotalsEntry::of(p));
-              range.rows->add(p);
-            },
-            prepared.get());
-      } catch (...) {
-        range.error = std::current_exception();
-      }
-      range.done = true;
-      {
-        const std::lock_guard<std::mutex> lock(mutex);
-        ranges[r] = std::move(range);
-      }
-      changed.notify_all();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (size_t t = 0; t < threads; ++t) pool.emplace_back(work);
-  auto stop_workers = [&] {
-    {
-      const std::lock_guard<std::mutex> lock(mutex);
-      stop = true;
-    }
-    changed.notify_all();
-    for (auto& thread : pool) thread.join();
-  };
-
-  ProfileTotals totals(devices, reference != nullptr);
-  try {
-    for (size_t r = 0; r < range_count; ++r) {
-      KernelRange range;
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        changed.wait(lock, [&] { return ranges[r].done; });
-        range = std::move(ranges[r]);
-      }
-      if (range.error) std::rethrow_exception(range.error);
-      for (size_t i = 0; i < range.totals.size(); ++i) totals.add(i % devices.size(), range.totals[i]);
-      printer.write(std::move(range.rows));
-      {
-        const std::lock_guard<std::mutex> lock(mutex);
-        written = r + 1;
-      }
-      changed.notify_all();
-    }
-  } catch (...) {
-    stop_workers();
-    throw;
-  }
-  stop_workers();
-  return std::move(totals).finish();
-}
-
 // Predictions go to the printer as they are made: a million of them (100,000 kernels x 10
 // devices) are never held at once.
 void run_predict(const PredictOptions& options) {
@@ -170,7 +68,7 @@ void run_predict(const PredictOptions& options) {
                              options.model);
   const auto printer =
       prediction_printer(options.format, std::cout, printable(options.profile), options.model, reference != nullptr);
-  printer->finish(predict_in_parallel(*predictor, profile, devices, reference.get(), *printer));
+  printer->finish(stream_predictions(*predictor, profile, devices, reference.get(), *printer));
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 #include "roofcast/output/json_writer.hpp"
 
-#include "shortest_number.hpp"
-
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -12,6 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -152,8 +151,6 @@ bool in_order(std::string_view before, std::string_view after) {
 
 }  // namespace
 
-static_assert(kMaxJsonNumberChars >= kMaxShortestNumberChars);
-
 void JsonWriter::throw_key_outside_object(std::string_view name) {
   throw std::logic_error(fmt::format("JsonWriter: key \"{}\" outside an object", name));
 }
@@ -173,7 +170,10 @@ void JsonWriter::check_key_order(const Level& level, std::string_view name) {
 }
 
 char* write_json_number(double number, char* out) {
-  return write_shortest(number, NumberLayout::nlohmann, out);
+  char* end = fmt::format_to(out, FMT_COMPILE("{}"), number);
+  // nlohmann marks a whole number that is a double with ".0" ("1.0", "-0.0"): so do we.
+  if (std::none_of(out, end, [](char c) { return c == '.' || c == 'e'; })) end = std::copy_n(".0", 2, end);
+  return end;
 }
 
 JsonWriter::JsonWriter(size_t depth) : out_(nullptr) {

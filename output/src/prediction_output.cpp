@@ -5,12 +5,13 @@
 #include <array>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <span>
-#include <thread>
+#include <utility>
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
 
 #include "roofcast/formats/kernel_name_text.hpp"
 #include "roofcast/model/for_each_parallel.hpp"
@@ -133,19 +134,19 @@ class PredictionTablePrinter : public PredictionPrinter {
   PredictionTablePrinter(std::ostream& out, const std::string& model, bool corrected, bool markdown)
       : out_(out), corrected_(corrected), markdown_(markdown), columns_(kernel_columns(model, corrected)) {}
   void add(const KernelPrediction& p) override {
-    if (parts_.empty()) parts_.push_back(std::make_unique<TableRows>(columns_, corrected_));
-    parts_.back()->add(p);
+    if (parts_.empty()) parts_.push_back(std::make_unique<Table>(empty_table()));
+    add_kernel_row(p, corrected_, *parts_.back());
   }
   std::unique_ptr<PredictionRows> rows() const override { return std::make_unique<TableRows>(columns_, corrected_); }
-  void write(std::unique_ptr<PredictionRows> rows) override {
-    parts_.emplace_back(static_cast<TableRows*>(rows.release()));
+  void write(PredictionRows& rows) override {
+    Table& table = static_cast<TableRows&>(rows).table;
+    parts_.push_back(std::make_unique<Table>(std::exchange(table, empty_table())));
   }
   void finish(const std::vector<DeviceTotal>& device_totals) override {
     const Table totals = totals_table(device_totals, corrected_);
     if (markdown_) {
-      Table table;
-      table.columns = columns_;
-      for (const auto& part : parts_) table.append(part->table);
+      Table table = empty_table();
+      for (const auto& part : parts_) table.append(*part);
       out_ << render_markdown(table) << "\n**Totals per device**\n\n" << render_markdown(totals);
       return;
     }
@@ -155,36 +156,46 @@ class PredictionTablePrinter : public PredictionPrinter {
   }
 
  private:
+  Table empty_table() const {
+    Table table;
+    table.columns = columns_;
+    return table;
+  }
+  // The widths of every part on every core, then their lines on every core, written in order;
+  // a part's cells are let go once its lines are made, and only a few parts' lines are held.
   void write_table() {
-    Table header;
-    header.columns = columns_;
+    const Table header = empty_table();
     std::vector<size_t> widths = text_widths(header);
     std::vector<std::vector<size_t>> part_widths(parts_.size());
-    for_each_parallel(parts_.size(), [&](size_t i) { part_widths[i] = text_widths(parts_[i]->table); });
+    for_each_parallel(parts_.size(), [&](size_t i) { part_widths[i] = text_widths(*parts_[i]); });
     for (const auto& w : part_widths)
       for (size_t c = 0; c < widths.size(); ++c) widths[c] = std::max(widths[c], w[c]);
     std::string text;
     append_text_header(header, widths, text);
     out_ << text;
-    // A few parts' lines at a time, so that the lines of the whole table are never held at once.
-    const size_t wave = 16 * std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::string> lines(wave);
-    for (size_t first = 0; first < parts_.size(); first += wave) {
-      const size_t count = std::min(wave, parts_.size() - first);
-      for_each_parallel(count, [&](size_t i) {
-        lines[i].clear();
-        append_text_rows(parts_[first + i]->table, widths, lines[i]);
-        parts_[first + i].reset();
-      });
-      for (size_t i = 0; i < count; ++i) out_ << lines[i];
-    }
+    size_t next = 0;
+    auto take_next_part = [&](tbb::flow_control& control) -> size_t {
+      if (next == parts_.size()) control.stop();  // what it returns then is not used
+      return next++;
+    };
+    auto make_lines = [&](size_t i) {
+      std::string lines;
+      append_text_rows(*parts_[i], widths, lines);
+      parts_[i].reset();
+      return lines;
+    };
+    tbb::parallel_pipeline(4 * static_cast<size_t>(std::max(1, tbb::this_task_arena::max_concurrency())),
+                           tbb::make_filter<void, size_t>(tbb::filter_mode::serial_in_order, take_next_part) &
+                               tbb::make_filter<size_t, std::string>(tbb::filter_mode::parallel, make_lines) &
+                               tbb::make_filter<std::string, void>(tbb::filter_mode::serial_in_order,
+                                                                   [&](const std::string& lines) { out_ << lines; }));
   }
 
   std::ostream& out_;
   bool corrected_;
   bool markdown_;
   std::vector<Table::Column> columns_;
-  std::vector<std::unique_ptr<TableRows>> parts_;
+  std::vector<std::unique_ptr<Table>> parts_;
 };
 
 // One prediction's CSV row (the header's columns, formats.md), appended to `text`.
@@ -240,10 +251,11 @@ class PredictionCsvPrinter : public PredictionPrinter {
     out_ << text;
   }
   std::unique_ptr<PredictionRows> rows() const override { return std::make_unique<CsvRows>(); }
-  void write(std::unique_ptr<PredictionRows> rows) override {
+  void write(PredictionRows& rows) override {
     csv_.flush();
-    const std::string& text = static_cast<CsvRows&>(*rows).text;
+    std::string& text = static_cast<CsvRows&>(rows).text;
     out_.write(text.data(), static_cast<std::streamsize>(text.size()));
+    text.clear();
   }
   void finish(const std::vector<DeviceTotal>&) override { csv_.flush(); }
 
@@ -415,7 +427,7 @@ struct JsonRows : PredictionRows {
 };
 
 // The document nlohmann::json would write for {"format", "model", "predictions", "profile",
-// "totals", "version"}, keys in its (sorted) order (formats.md, prediction version 2).
+// "totals", "version"}, keys in its (sorted) order (formats.md, prediction version 3).
 class PredictionJsonPrinter : public PredictionPrinter {
  public:
   PredictionJsonPrinter(std::ostream& out, std::string profile_source, const std::string& model)
@@ -427,22 +439,14 @@ class PredictionJsonPrinter : public PredictionPrinter {
     json_.begin_array();
   }
   void add(const KernelPrediction& p) override { write_prediction(json_, p, kernel_numbers_); }
-  // Each range's text goes into a buffer that an earlier range used: the buffers of a range
-  // (hundreds of KB) are not allocated, grown and paged in again for every range.
-  std::unique_ptr<PredictionRows> rows() const override {
-    auto rows = std::make_unique<JsonRows>();
-    const std::lock_guard<std::mutex> lock(buffers_mutex_);
-    if (!buffers_.empty()) {
-      rows->json.reuse(std::move(buffers_.back()));
-      buffers_.pop_back();
-    }
-    return rows;
-  }
-  void write(std::unique_ptr<PredictionRows> rows) override {
-    JsonText text = static_cast<JsonRows&>(*rows).json.take_text();
+  std::unique_ptr<PredictionRows> rows() const override { return std::make_unique<JsonRows>(); }
+  // The rows' buffer (hundreds of KB) is kept for their next range: it is not allocated, grown
+  // and paged in again for every range.
+  void write(PredictionRows& rows) override {
+    JsonWriter& json = static_cast<JsonRows&>(rows).json;
+    JsonText text = json.take_text();
     json_.values_text(text.view());
-    const std::lock_guard<std::mutex> lock(buffers_mutex_);
-    buffers_.push_back(std::move(text));
+    json.reuse(std::move(text));
   }
   void finish(const std::vector<DeviceTotal>& totals) override {
     json_.end_array();
@@ -461,7 +465,7 @@ class PredictionJsonPrinter : public PredictionPrinter {
       json_.end_object();
     }
     json_.end_array();
-    json_.member("version"_key, 2);
+    json_.member("version"_key, 3);
     json_.end_object();
     out_ << "\n";
   }
@@ -471,8 +475,6 @@ class PredictionJsonPrinter : public PredictionPrinter {
   JsonWriter json_;
   KernelNumbersText kernel_numbers_;
   std::string profile_source_;
-  mutable std::mutex buffers_mutex_;
-  mutable std::vector<JsonText> buffers_;
 };
 
 }  // namespace

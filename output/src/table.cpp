@@ -11,9 +11,10 @@
 #include <sstream>
 #include <string_view>
 
+#include <fmt/compile.h>
+#include <fmt/format.h>
 
 #include "roofcast/formats/printable_text.hpp"
-#include "shortest_number.hpp"
 
 namespace roofcast {
 
@@ -231,9 +232,9 @@ CsvLine& CsvLine::cell(std::string_view text) {
 CsvLine& CsvLine::number(double value) {
   separate();
   if (std::isfinite(value)) {
-    // fmt's "{}", written by hand from the same (Dragonbox) digits: ~12 numbers per prediction.
-    std::array<char, kMaxShortestNumberChars> digits;
-    text_.append(digits.data(), write_shortest(value, NumberLayout::fmt, digits.data()));
+    // fmt's shortest round-trip form (Dragonbox), into a buffer: ~12 numbers per prediction.
+    std::array<char, 32> digits;  // "-2.2250738585072014e-308": 24 chars at most
+    text_.append(digits.data(), fmt::format_to(digits.data(), FMT_COMPILE("{}"), value));
   } else {
     text_ += "inf";
   }

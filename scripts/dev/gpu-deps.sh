@@ -4,7 +4,10 @@
 #          name ".deps" in the device run's `carry`.
 #   There: source scripts/dev/gpu-deps.sh         unpacks them under /tmp/roofcast-deps (not into /)
 #          and exports CMAKE_PREFIX_PATH and LD_LIBRARY_PATH.
-packages=(catch2 libcli11-dev libeigen3-dev libfmt-dev libfmt9 nlohmann-json3-dev libsimdjson-dev libsimdjson14)
+# oneTBB: libtbb-dev and the libraries its CMake package names (find_package(TBB) checks that
+# libtbbmalloc and libtbbbind are there; roofcast links libtbb only).
+packages=(catch2 libcli11-dev libeigen3-dev libfmt-dev libfmt9 nlohmann-json3-dev libsimdjson-dev libsimdjson14
+          libtbb-dev libtbb12 libtbbmalloc2 libtbbbind-2-5)
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 if [[ ${1:-} == download ]]; then

@@ -5,14 +5,19 @@
 # (or --results FILE). Build first: cmake --build build --target roofcast (Release).
 #
 #   scripts/dev/scale-bench.sh [--kernels 100000] [--metrics thesis|full] [--build build]
-#                          [--work /tmp/roofcast-scale] [--results docs/scale/results.md] [--repeats 3]
+#                          [--baseline OTHER_BUILD] [--work /tmp/roofcast-scale]
+#                          [--results docs/scale/results.md] [--repeats 3]
 # Each command runs --repeats times; the median wall time is compared with the target (a 2-core
-# VM's times vary by tens of percent from run to run), the range is shown beside it.
+# VM's times vary by tens of percent from run to run), the range is shown beside it. With
+# --baseline (a build of another commit, e.g. main's), each run of that build is followed by
+# the same run of --build, and the table has a row for each. No GPU is needed; on the GPU
+# machine, see docs/scale/README.md for the build and the command.
 set -euo pipefail
 
 kernels=100000
 metrics=thesis
 build=build
+baseline=""
 work=/tmp/roofcast-scale
 results=docs/scale/results.md
 repeats=3
@@ -22,20 +27,24 @@ while [[ $# -gt 0 ]]; do
     --kernels) kernels="$2"; shift 2 ;;
     --metrics) metrics="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
+    --baseline) baseline="$2"; shift 2 ;;
     --work) work="$2"; shift 2 ;;
     --results) results="$2"; shift 2 ;;
     --repeats) repeats="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "scale-bench: unknown argument $1 (--help lists them)" >&2; exit 2 ;;
   esac
 done
 
 cd "$(dirname "$0")/../.."
-roofcast="$build/bin/roofcast"
-[[ -x "$roofcast" ]] || { echo "scale-bench: $roofcast not found: build the roofcast target first" >&2; exit 1; }
+for b in "$build" ${baseline:+"$baseline"}; do
+  [[ -x "$b/bin/roofcast" ]] || { echo "scale-bench: $b/bin/roofcast not found: build the roofcast target first" >&2; exit 1; }
+done
 [[ -x /usr/bin/time ]] || { echo "scale-bench: /usr/bin/time not found (Debian package time)" >&2; exit 1; }
-grep -q 'CMAKE_BUILD_TYPE:STRING=Release' "$build/CMakeCache.txt" 2>/dev/null ||
-  echo "scale-bench: warning: $build is not a Release build" >&2
+for b in "$build" ${baseline:+"$baseline"}; do
+  grep -q 'CMAKE_BUILD_TYPE:STRING=Release' "$b/CMakeCache.txt" 2>/dev/null ||
+    echo "scale-bench: warning: $b is not a Release build" >&2
+done
 
 # Ten devices: the six measured H100/H200 profiles (with launch overheads, for rank's launch
 # gaps) and four of the thesis GPUs.
@@ -55,52 +64,66 @@ profile_mb=$(du -m "$profile" | cut -f1)
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rows=()
-# run NAME TARGET_S TARGET_MB COMMAND...: times COMMAND $repeats times (stdout to /dev/null) and
-# adds a row: the median wall time (min-max), the median CPU time, the largest peak memory.
+# The builds timed: $build, and with --baseline another build first, each run of one right
+# after the same run of the other (a busy machine's load then weighs on both alike).
+builds=("$build")
+[[ -n "$baseline" ]] && builds=("$baseline" "$build")
+
+# run NAME TARGET_S TARGET_MB ARGUMENTS...: times `roofcast ARGUMENTS` of each build $repeats
+# times (stdout to /dev/null) and adds a row per build: the median wall time (min-max), the
+# median CPU time, the largest peak memory.
 run() {
   local name="$1" target_s="$2" target_mb="$3"
   shift 3
   echo "scale-bench: $name" >&2
-  local log="$work/time.log" walls=() cpus=() rss_kb=0
+  local log="$work/time.log" note="" b i
+  local -a walls cpus rss_kb
+  for b in "${!builds[@]}"; do walls[b]=""; cpus[b]=""; rss_kb[b]=0; done
   for ((i = 0; i < repeats; ++i)); do
-    if ! /usr/bin/time -v -o "$log" "$@" > /dev/null 2> "$work/stderr.log"; then
-      # A machine without gnuplot (the GPU machine) times everything but the report's charts.
-      if grep -q "gnuplot not found" "$work/stderr.log"; then
-        rows+=("| \`${name}\` | - | - | - | - | < $target_s s | not timed: gnuplot is not installed here |")
-        return
+    for b in "${!builds[@]}"; do
+      if ! /usr/bin/time -v -o "$log" "${builds[b]}/bin/roofcast" "$@" > /dev/null 2> "$work/stderr.log"; then
+        # A machine without gnuplot (the GPU machine): the report does all its work but drawing
+        # the charts (their data and scripts are written), then says so and exits 1.
+        if grep -q "gnuplot not found" "$work/stderr.log"; then
+          note=" (charts not drawn: no gnuplot here)"
+        else
+          echo "scale-bench: $name (${builds[b]}) failed:" >&2
+          cat "$work/stderr.log" >&2
+          exit 1
+        fi
       fi
-      echo "scale-bench: $name failed:" >&2
-      cat "$work/stderr.log" >&2
-      exit 1
-    fi
-    walls+=("$(awk -F': ' '/Elapsed \(wall clock\)/ {
-                 n = split($2, t, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + t[i]; printf "%.2f", s }' "$log")")
-    cpus+=("$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.2f", u + s }' "$log")")
-    local kb
-    kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
-    ((kb > rss_kb)) && rss_kb=$kb
+      walls[b]+=" $(awk -F': ' '/Elapsed \(wall clock\)/ {
+                     n = split($2, t, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + t[i]; printf "%.2f", s }' "$log")"
+      cpus[b]+=" $(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.2f", u + s }' "$log")"
+      local kb
+      kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
+      ((kb > rss_kb[b])) && rss_kb[b]=$kb
+    done
   done
-  local sorted median cpu_sorted
-  mapfile -t sorted < <(printf '%s\n' "${walls[@]}" | sort -g)
-  median=${sorted[$(((${#sorted[@]} - 1) / 2))]}
-  mapfile -t cpu_sorted < <(printf '%s\n' "${cpus[@]}" | sort -g)
-  local rss_mb=$((rss_kb / 1024)) met="yes"
-  awk -v w="$median" -v t="$target_s" 'BEGIN { exit !(w < t) }' || met="no"
-  if [[ "$target_mb" != "-" && "$rss_mb" -ge "$target_mb" ]]; then met="no"; fi
-  local target="< $target_s s"
-  [[ "$target_mb" != "-" ]] && target+=", < $target_mb MB"
-  rows+=("| \`${name}\` | $median | ${sorted[0]}-${sorted[-1]} | ${cpu_sorted[$(((${#cpu_sorted[@]} - 1) / 2))]} | $rss_mb | $target | $met |")
+  for b in "${!builds[@]}"; do
+    local sorted median cpu_sorted
+    mapfile -t sorted < <(printf '%s\n' ${walls[b]} | sort -g)
+    median=${sorted[$(((${#sorted[@]} - 1) / 2))]}
+    mapfile -t cpu_sorted < <(printf '%s\n' ${cpus[b]} | sort -g)
+    local rss_mb=$((rss_kb[b] / 1024)) met="yes"
+    awk -v w="$median" -v t="$target_s" 'BEGIN { exit !(w < t) }' || met="no"
+    if [[ "$target_mb" != "-" && "$rss_mb" -ge "$target_mb" ]]; then met="no"; fi
+    local target="< $target_s s" build_cell=""
+    [[ "$target_mb" != "-" ]] && target+=", < $target_mb MB"
+    [[ -n "$baseline" ]] && build_cell=" ${builds[b]} |"
+    rows+=("| \`${name}\` |$build_cell $median | ${sorted[0]}-${sorted[-1]} | ${cpu_sorted[$(((${#cpu_sorted[@]} - 1) / 2))]} | $rss_mb | $target | $met$note |")
+  done
 }
 
 report_folder="$work/report"
 rm -rf "$report_folder"
-run "predict --format table" 2 500 "$roofcast" predict --profile "$profile" "${device_args[@]}" --format table
-run "predict --format json" 2 500 "$roofcast" predict --profile "$profile" "${device_args[@]}" --format json
-run "predict --format csv" 2 500 "$roofcast" predict --profile "$profile" "${device_args[@]}" --format csv
-run "predict --model thesis --format json" 2 500 "$roofcast" predict --model thesis --profile "$profile" \
+run "predict --format table" 2 500 predict --profile "$profile" "${device_args[@]}" --format table
+run "predict --format json" 2 500 predict --profile "$profile" "${device_args[@]}" --format json
+run "predict --format csv" 2 500 predict --profile "$profile" "${device_args[@]}" --format csv
+run "predict --model thesis --format json" 2 500 predict --model thesis --profile "$profile" \
   "${device_args[@]}" --format json
-run "rank" 3 - "$roofcast" rank --profile "$profile" "${device_args[@]}"
-run "report" 10 - "$roofcast" report --profile "$profile" "${device_args[@]}" --output "$report_folder"
+run "rank" 3 - rank --profile "$profile" "${device_args[@]}"
+run "report" 10 - report --profile "$profile" "${device_args[@]}" --output "$report_folder"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 commit=$(git rev-parse --short HEAD)
@@ -120,6 +143,10 @@ mkdir -p "$(dirname "$results")"
          "the times longer than on an idle one"
   fi
   echo "- Commit: $commit"
+  if [[ -n "$baseline" ]]; then
+    echo "- Builds: $baseline ($("$baseline/bin/roofcast" --version)) and $build ($("$build/bin/roofcast" --version))," \
+         "each run of the first followed by the same run of the second"
+  fi
   echo "- Command: \`$command_line\`"
   echo "- Profile: $kernels kernels with the \`$metrics\` counters ($profile_mb MB of JSON), 10 devices:" \
        "$(printf '%s, ' "${devices[@]##*/}" | sed 's/, $//')"
@@ -130,8 +157,13 @@ mkdir -p "$(dirname "$results")"
        "/dev/null; the report" \
        "writes index.html, charts and the full data (predictions.csv, warnings.csv; diagnostics.csv of the kernels the page shows)."
   echo
-  echo "| command | median wall s | range s | median CPU s (user + system) | max RSS MB | target | met |"
-  echo "|---|---:|---:|---:|---:|---|---|"
+  if [[ -n "$baseline" ]]; then
+    echo "| command | build | median wall s | range s | median CPU s (user + system) | max RSS MB | target | met |"
+    echo "|---|---|---:|---:|---:|---:|---|---|"
+  else
+    echo "| command | median wall s | range s | median CPU s (user + system) | max RSS MB | target | met |"
+    echo "|---|---:|---:|---:|---:|---|---|"
+  fi
   printf '%s\n' "${rows[@]}"
 } > "$results"
 echo "scale-bench: wrote $results" >&2

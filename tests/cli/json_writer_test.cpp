@@ -314,38 +314,29 @@ std::string roofcast_number(double number) {
 
 }  // namespace
 
-TEST_CASE("write_json_number lays numbers out as nlohmann's dump does") {
+// From 10^15 to 10^16 nlohmann writes an exponent where fmt writes every digit (formats.md,
+// prediction version 3).
+bool fixed_where_nlohmann_writes_an_exponent(double number) {
+  return std::abs(number) >= 1e15 && std::abs(number) < 1e16;
+}
+
+TEST_CASE("write_json_number is fmt's shortest form, a whole number marked with .0 as nlohmann marks it") {
   // Each side of nlohmann's switches between notations: fixed up to 15 integer digits, "0.000d"
   // down to 1e-4, else "d.ddde+NN" with at least two exponent digits.
   for (double number :
-       {0.0, -0.0, 1.0, -1.0, 10.0, 100.0, 0.5, -2.5, 0.1, 0.001, 1e-4, 1.5e-4, 1e-5, 1.5e-5, 9.999e-5, 1e15, 1e16,
-        123456789012345.0, 1234567890123456.0, 1.5e15, 1.5e16, 9007199254740992.0, 1e21, 1e100, 1e300, 1.5e300,
-        -1.5e-300, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 19.651132330694832, 0.06351976462115999,
-        269583843.8872873, 20503.833333333332, 3.0e-7, 42.0}) {
+       {0.0, -0.0, 1.0, -1.0, 10.0, 100.0, 0.5, -2.5, 0.1, 0.001, 1e-4, 1.5e-4, 1e-5, 1.5e-5, 9.999e-5, 1e16,
+        123456789012345.0, 1.5e16, 1e21, 1e100, 1e300, 1.5e300, -1.5e-300, 5e-324, 2.2250738585072014e-308,
+        1.7976931348623157e308, 19.651132330694832, 0.06351976462115999, 269583843.8872873, 20503.833333333332,
+        3.0e-7, 42.0, 12345678.0, 99999999.0, 12345678.901234567, 0.9999999999999999}) {
     INFO(number);
     CHECK(roofcast_number(number) == nlohmann_number(number));
   }
-}
-
-TEST_CASE("write_json_number writes every digit at every place of 8-digit blocks as nlohmann does") {
-  // Significands of 8 to 17 digits are written 8 digits at a time: each digit value at each
-  // place of both blocks, zeros around it, and the largest digits. Where grisu2's digits are
-  // not the shortest nearest ones, ours read back as the number and are no longer.
-  const auto check = [](double number) {
-    const std::string ours = roofcast_number(number), theirs = nlohmann_number(number);
-    INFO(ours << " against nlohmann's " << theirs);
-    if (ours == theirs) return;
-    CHECK(std::strtod(ours.c_str(), nullptr) == number);
-    CHECK(ours.size() <= theirs.size());
-  };
-  for (const double base : {1e7, 1e15, 0.1, 1e-3}) {
-    for (int place = 0; place < 16; ++place)
-      for (int digit = 0; digit <= 9; ++digit) check(base * (1 + digit * std::pow(10.0, place - 16)));
-  }
-  for (const double number : {12345678.0, 99999999.0, 9999999999999998.0, 12345678.901234567, 0.9999999999999999}) {
-    CHECK(roofcast_number(number) == nlohmann_number(number));
-    check(number);
-  }
+  // 10^15 to 10^16: fmt's fixed notation, where nlohmann writes "1.5e+15".
+  CHECK(roofcast_number(1e15) == "1000000000000000.0");
+  CHECK(roofcast_number(-1.5e15) == "-1500000000000000.0");
+  CHECK(roofcast_number(9007199254740992.0) == "9007199254740992.0");
+  CHECK(roofcast_number(1234567890123456.8) == "1234567890123456.8");
+  CHECK(nlohmann_number(1.5e15) == "1.5e+15");
 }
 
 TEST_CASE("write_json_number writes the shortest digits where nlohmann's grisu2 writes longer ones") {
@@ -357,7 +348,7 @@ TEST_CASE("write_json_number writes the shortest digits where nlohmann's grisu2 
 
 TEST_CASE("write_json_number agrees with nlohmann over doubles of every magnitude, or is shorter and exact") {
   // nlohmann's grisu2 digits are not always the shortest (Dragonbox's are): where they differ,
-  // ours must read back as the same double and be no longer.
+  // ours must read back as the same double and be no longer (but from 10^15 to 10^16).
   std::vector<double> numbers = roofcast::test::doubles_of_every_magnitude(14, 200000, 200000, 2000);
   for (int e = 0; e < 64; ++e) numbers.push_back(std::ldexp(1.0, e) + 1);
 
@@ -365,10 +356,10 @@ TEST_CASE("write_json_number agrees with nlohmann over doubles of every magnitud
   for (const double number : numbers) {
     const std::string ours = roofcast_number(number), theirs = nlohmann_number(number);
     if (ours == theirs) continue;
-    ++differ;
+    if (!fixed_where_nlohmann_writes_an_exponent(number)) ++differ;
     INFO(ours << " against nlohmann's " << theirs);
     CHECK(std::strtod(ours.c_str(), nullptr) == number);
-    CHECK(ours.size() <= theirs.size());
+    if (!fixed_where_nlohmann_writes_an_exponent(number)) CHECK(ours.size() <= theirs.size());
     CHECK(nlohmann::json::parse(ours).get<double>() == number);
   }
   INFO(differ << " of " << numbers.size() << " differ");

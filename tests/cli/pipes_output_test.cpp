@@ -49,7 +49,7 @@ TEST_CASE("pipes outputs: the latency term in JSON, CSV and the explanation") {
                   std::make_shared<const PipesPrediction>(prediction)};
   k.measured_ms = 238.0;
   const auto json = nlohmann::json::parse(printed("json", {k}));
-  CHECK(json["version"] == 2);
+  CHECK(json["version"] == 3);
   const auto& p = json["predictions"][0];
   CHECK(p["limiter"] == "latency (fp32 dependency)");
   CHECK(p["predicted_ms"].get<double>() == Approx(239.7));

@@ -2,10 +2,12 @@
 // every input, the same profile or the same error message.
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <tbb/task_arena.h>
 
 #include "roofcast/formats/input_error.hpp"
 #include "roofcast/formats/kernel_json_sax.hpp"
@@ -105,7 +107,7 @@ TEST_CASE("a well-formed profile is read by the fast path, as the checked reader
   REQUIRE(array->elements.size() == 3);
   CHECK(text.substr(array->begin, 1) == "[");
   CHECK(text.substr(array->end - 1, 1) == "]");
-  const auto kernels = read_well_formed_kernels(*array, 4);
+  const auto kernels = read_well_formed_kernels(*array);
   REQUIRE(kernels);
   CHECK((*kernels)[0].name == "sor_red<[\"{,}\"]>(float*)");
   CHECK((*kernels)[0].launch_shapes.size() == 2);
@@ -134,7 +136,7 @@ TEST_CASE("many kernels read on several threads keep the file's order") {
   const std::string text = profile.dump();
   const auto array = split_kernel_array(text);
   REQUIRE(array);
-  const auto kernels = read_well_formed_kernels(*array, 4);
+  const auto kernels = read_well_formed_kernels(*array);
   REQUIRE(kernels);
   CHECK(kernels->at(8999).name == "k8999");
   require_same(text);
@@ -142,7 +144,7 @@ TEST_CASE("many kernels read on several threads keep the file's order") {
   json bad = profile;
   bad["kernels"][8000]["counters"]["inst_executed"] = -1;
   require_same(bad.dump());
-  CHECK_FALSE(read_well_formed_kernels(*split_kernel_array(bad.dump()), 4));
+  CHECK_FALSE(read_well_formed_kernels(*split_kernel_array(bad.dump())));
   json twice = profile;
   twice["kernels"][8500]["name"] = "k3";
   require_same(twice.dump());
@@ -239,10 +241,11 @@ TEST_CASE("kernels read while the scan goes on: the same kernels, or none where 
   for (int i = 0; i < 9000; ++i)
     profile["kernels"].push_back(i % 7 ? counters_kernel("k" + std::to_string(i)) : parameters_kernel("p" + std::to_string(i)));
   const std::string text = profile.dump();
-  for (const unsigned threads : {0u, 1u, 2u, 4u}) {
+  for (const int threads : {1, 2, 4}) {
     INFO(threads << " threads");
     const auto array = split_kernel_array(text);
-    const auto read = read_kernel_array(text, threads);
+    std::optional<roofcast::KernelArray> read;
+    tbb::task_arena(threads).execute([&] { read = read_kernel_array(text); });
     REQUIRE(read);
     CHECK(read->begin == array->begin);
     CHECK(read->end == array->end);
@@ -256,7 +259,7 @@ TEST_CASE("kernels read while the scan goes on: the same kernels, or none where 
   json twice = profile;
   twice["kernels"][8500]["name"] = "k3";
   for (const std::string& refused : {bad.dump(), twice.dump(), text.substr(0, text.size() - 1) + ",}"}) {
-    CHECK_FALSE(read_kernel_array(refused, 4));
+    CHECK_FALSE(read_kernel_array(refused));
     require_same(refused);
   }
 }

@@ -1,5 +1,5 @@
 # cmake -DBUILD_DIR= -DPREFIX= -DCONSUMER_SOURCE_DIR= -DCONSUMER_BINARY_DIR= -DGENERATOR= -DCXX_COMPILER=
-#       -Dfmt_DIR= -DEXPECT_MAN_PAGES= -P install_test.cmake
+#       -Dfmt_DIR= -DTBB_DIR= -DEXPECT_MAN_PAGES= -P install_test.cmake
 # Fails (FATAL_ERROR) naming the step that went wrong.
 
 function(run_step what)
@@ -63,7 +63,7 @@ endif()
 
 # A project of its own, built against the installed package.
 run_step("configuring the consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${CONSUMER_BINARY_DIR}
-         -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${PREFIX} -Dfmt_DIR=${fmt_DIR})
+         -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_PREFIX_PATH=${PREFIX} -Dfmt_DIR=${fmt_DIR} -DTBB_DIR=${TBB_DIR})
 run_step("building the consumer" ${CMAKE_COMMAND} --build ${CONSUMER_BINARY_DIR})
 run_step("running the consumer" ${CONSUMER_BINARY_DIR}/roofcast_consumer)
 if(NOT step_output MATCHES "memory-bound")

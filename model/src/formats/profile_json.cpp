@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -357,7 +356,7 @@ KernelProfile parse_kernel_profile(std::string_view json_text, const std::string
   // document, with an empty kernels array in their place, by the checked reader. Anything it
   // refuses, and any error, is read again by the checked reader alone, so that every message
   // (and its byte offset) is the one the whole text gives.
-  if (auto array = read_kernel_array(json_text, std::thread::hardware_concurrency())) {
+  if (auto array = read_kernel_array(json_text)) {
     std::string outside;
     outside.reserve(json_text.size() - (array->end - array->begin) + 2);
     outside.append(json_text.substr(0, array->begin)).append("[]").append(json_text.substr(array->end));

@@ -4,27 +4,21 @@
 #include <array>
 #include <atomic>
 #include <bit>
-#include <condition_variable>
 #include <deque>
-#include <mutex>
-#include <exception>
-#include <system_error>
-#include <thread>
 #include <unordered_set>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+#include <tbb/task_group.h>
 
 #include "roofcast/formats/kernel_json_sax.hpp"
 
 namespace roofcast {
 
 namespace {
-
-// Below this many kernels per thread, starting a thread costs more than it saves.
-constexpr size_t kMinKernelsPerThread = 2000;
-constexpr unsigned kMaxThreads = 16;
 
 // The bytes the scan of a container stops at: quotes and brackets.
 constexpr std::array<char, 5> kStructural = {'"', '{', '}', '[', ']'};
@@ -184,17 +178,17 @@ std::optional<KernelArrayText> scan_kernel_array(std::string_view text, Element&
   return found;
 }
 
-// Reads kernels' texts as they are added, a chunk at a time, on up to `threads` threads: one more
-// is started for every kMinKernelsPerThread kernels added, and the adding thread reads what is
-// left in finish(). The reads of the first kernels overlap the scan that finds the last ones.
+// Reads kernels' texts as they are added, a chunk at a time, each chunk a task of oneTBB's
+// (tbb::task_group) on whichever core is free; finish() waits for them. The reads of the first
+// kernels overlap the scan that finds the last ones.
 class KernelReaders {
  public:
-  explicit KernelReaders(unsigned threads) : max_threads_(std::clamp<unsigned>(threads, 1, kMaxThreads)) {}
+  KernelReaders() { filling_.reserve(kChunk); }
   KernelReaders(const KernelReaders&) = delete;
   KernelReaders& operator=(const KernelReaders&) = delete;
   ~KernelReaders() {
     refused_ = true;  // abandoned: what is left is not read
-    close_and_join();
+    tasks_.wait();
   }
 
   void add(std::string_view element) {
@@ -205,8 +199,7 @@ class KernelReaders {
   // The kernels in the order they were added; nullopt if any is refused or a name is listed twice.
   std::optional<std::vector<KernelRecord>> finish() {
     if (!filling_.empty()) publish();
-    read_chunks_until_closed(false);
-    close_and_join();
+    tasks_.wait();
     if (refused_) return std::nullopt;
     std::vector<KernelRecord> kernels;
     kernels.reserve(added_);
@@ -222,9 +215,9 @@ class KernelReaders {
   }
 
  private:
-  // Kernels read and handed to a reader at a time: enough that a chunk's records (~270 KB) are
-  // mapped apart by malloc and given back when moved into the profile's vector, which then
-  // does not hold the memory of every record twice.
+  // Kernels read by one task: enough that a chunk's records (~270 KB) are mapped apart by
+  // malloc and given back when moved into the profile's vector, which then does not hold the
+  // memory of every record twice.
   static constexpr size_t kChunk = 1024;
   struct Chunk {
     std::vector<std::string_view> elements;
@@ -233,34 +226,10 @@ class KernelReaders {
 
   void publish() {
     added_ += filling_.size();
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      chunks_.push_back({std::move(filling_), {}});  // a deque: the chunks being read stay where they are
-    }
-    filling_ = {};
+    // A deque: the chunks being read stay where they are as more are added.
+    Chunk& chunk = chunks_.emplace_back(Chunk{std::exchange(filling_, {}), {}});
     filling_.reserve(kChunk);
-    more_.notify_one();
-    if (workers_.size() + 1 < max_threads_ && added_ >= kMinKernelsPerThread * (workers_.size() + 1)) {
-      try {
-        workers_.emplace_back([this] { read_chunks_until_closed(true); });
-      } catch (const std::system_error&) {  // no thread: the others, and finish(), read them
-        max_threads_ = static_cast<unsigned>(workers_.size() + 1);
-      }
-    }
-  }
-
-  // Reads chunks as they come; returns when none is left and, with `wait`, none will come.
-  void read_chunks_until_closed(bool wait) {
-    for (;;) {
-      Chunk* chunk = nullptr;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        if (wait) more_.wait(lock, [&] { return next_ < chunks_.size() || closed_; });
-        if (next_ >= chunks_.size()) return;
-        chunk = &chunks_[next_++];
-      }
-      read(*chunk);
-    }
+    tasks_.run([this, &chunk] { read(chunk); });
   }
 
   void read(Chunk& chunk) {
@@ -275,31 +244,16 @@ class KernelReaders {
         }
         chunk.kernels.push_back(std::move(*record));
       }
-    } catch (const std::exception&) {  // out of memory: the checked reader will say
+    } catch (...) {  // out of memory: the checked reader will say
       refused_ = true;
     }
   }
 
-  void close_and_join() {
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      closed_ = true;
-    }
-    more_.notify_all();
-    for (auto& worker : workers_) worker.join();
-    workers_.clear();
-  }
-
-  unsigned max_threads_;
   std::vector<std::string_view> filling_;  // the chunk being added to
   size_t added_ = 0;                       // elements published
-  std::mutex mutex_;
-  std::condition_variable more_;
-  std::deque<Chunk> chunks_;  // published; those from next_ on not yet taken by a reader
-  size_t next_ = 0;
-  bool closed_ = false;
+  std::deque<Chunk> chunks_;
   std::atomic<bool> refused_ = false;
-  std::vector<std::thread> workers_;
+  tbb::task_group tasks_;
 };
 
 }  // namespace
@@ -312,8 +266,8 @@ std::optional<KernelArrayText> split_kernel_array(std::string_view text) {
   return found;
 }
 
-std::optional<KernelArray> read_kernel_array(std::string_view text, unsigned threads) {
-  KernelReaders readers(threads);
+std::optional<KernelArray> read_kernel_array(std::string_view text) {
+  KernelReaders readers;
   auto element = [&](std::string_view e) { readers.add(e); };
   const auto found = scan_kernel_array(text, element);
   if (!found) return std::nullopt;
@@ -322,8 +276,8 @@ std::optional<KernelArray> read_kernel_array(std::string_view text, unsigned thr
   return KernelArray{found->begin, found->end, std::move(*kernels)};
 }
 
-std::optional<std::vector<KernelRecord>> read_well_formed_kernels(const KernelArrayText& array, unsigned threads) {
-  KernelReaders readers(threads);
+std::optional<std::vector<KernelRecord>> read_well_formed_kernels(const KernelArrayText& array) {
+  KernelReaders readers;
   for (const auto element : array.elements) readers.add(element);
   return readers.finish();
 }

@@ -46,7 +46,8 @@ void CounterTurns::take() {
   held_ = true;
   if (!watching_) {
     watching_ = true;
-    // Detached: it lives as long as the process (the collector's state is never destroyed).
+    // Detached: it lives as long as the process (the collector's state is never destroyed). A
+    // thread of its own, not oneTBB's: it sleeps and polls inside the profiled application.
     std::thread([this] { watch(); }).detach();
   }
 }

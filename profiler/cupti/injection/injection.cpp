@@ -59,6 +59,8 @@ struct Injection {
   std::unique_ptr<TimingCollector> timing;
   std::unique_ptr<CounterCollector> counters;
   bool counters_failed = false;
+  // std::mutex, not oneTBB: the collector runs inside the profiled application, on the threads
+  // CUDA calls it from; it starts no pool of its own there, it only keeps them from interleaving.
   std::mutex state_mutex;     // filter, device cache
   std::mutex range_mutex;     // one profiled launch at a time (held from launch entry to exit)
   std::map<CUcontext, int> device_of_context;

@@ -22,9 +22,9 @@ struct KernelArrayText {
 // then reads it with the checked reader. Elements are not checked: each is parsed afterwards.
 std::optional<KernelArrayText> split_kernel_array(std::string_view text);
 
-// The kernels of the array, each read by read_well_formed_kernel on up to `threads` threads, in
-// the file's order; nullopt if any is refused or a name is listed twice.
-std::optional<std::vector<KernelRecord>> read_well_formed_kernels(const KernelArrayText& array, unsigned threads);
+// The kernels of the array, each read by read_well_formed_kernel on every core (oneTBB's tasks),
+// in the file's order; nullopt if any is refused or a name is listed twice.
+std::optional<std::vector<KernelRecord>> read_well_formed_kernels(const KernelArrayText& array);
 
 // Where the `kernels` array lies, and its kernels.
 struct KernelArray {
@@ -33,7 +33,7 @@ struct KernelArray {
   std::vector<KernelRecord> kernels;
 };
 // split_kernel_array and read_well_formed_kernels at once: the first kernels are read on other
-// threads while the scan finds the next (a profile of 100,000 kernels is scanned in about 50 ms).
-std::optional<KernelArray> read_kernel_array(std::string_view text, unsigned threads);
+// cores while the scan finds the next (a profile of 100,000 kernels is scanned in about 50 ms).
+std::optional<KernelArray> read_kernel_array(std::string_view text);
 
 }  // namespace roofcast

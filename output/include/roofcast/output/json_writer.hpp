@@ -13,12 +13,12 @@
 
 namespace roofcast {
 
-// A finite `number` as JsonWriter writes it: the shortest digits that read back as `number`
-// (fmt's Dragonbox), laid out as nlohmann's dump() lays out its own digits ("1.0", "0.001",
-// "1e-05", "1.5e+300", "-0.0"). nlohmann's grisu2 digits are the shortest for almost every
-// double; where they are not, these are shorter and read back the same. Writes at most
-// kMaxJsonNumberChars bytes at `out` (some past the number, as room to write it fast) and
-// returns the number's end.
+// A finite `number` as JsonWriter writes it: fmt's shortest form that reads back as `number`
+// (Dragonbox; "{}"), with ".0" after a whole number as nlohmann marks a double ("1.0", "0.001",
+// "1e-05", "1.5e+300", "-0.0", "1500000000000000.0"). It differs from nlohmann's dump() where
+// grisu2's digits are not the shortest (these are shorter and read back the same) and from 10^15
+// to 10^16, which nlohmann writes with an exponent (formats.md, prediction version 3). Writes
+// at most kMaxJsonNumberChars bytes at `out` and returns the number's end.
 constexpr size_t kMaxJsonNumberChars = 40;
 char* write_json_number(double number, char* out);
 
@@ -94,7 +94,7 @@ class JsonReplay {
 
 // Writes JSON as it goes, byte for byte as json_text() (formats/json_text.hpp: nlohmann::json's
 // dump(2), invalid UTF-8 replaced by U+FFFD) writes the same document (numbers aside, where
-// write_json_number's digits are shorter), without building the document first: `predict` on
+// write_json_number writes them otherwise), without building the document first: `predict` on
 // 100,000 kernels x 10 devices streams a million predictions instead of holding them (and a DOM
 // of them) in memory.
 //

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "roofcast/model/prediction_stream.hpp"
 #include "roofcast/model/profile_prediction.hpp"
 
 namespace roofcast {
@@ -14,20 +15,12 @@ namespace roofcast {
 // table keeps only its formatted cells, to align them). Every model's predictions print through
 // the same printers; the model's own values go to its columns and to the JSON's "details".
 //
-// A printer's rows may also be formatted apart, on other threads, one range of kernels each:
-// rows() makes the rows of one range (safe to call from any thread, as is their add()), and
-// write() takes them on the printer's thread, in the kernels' order; the output is the same.
-class PredictionRows {
+// A printer is also a PredictionSink: stream_predictions (model/prediction_stream.hpp) formats
+// its rows on every core, one range of kernels each, and writes them in the kernels' order;
+// the output is the same as add()'s, one prediction at a time.
+class PredictionPrinter : public PredictionSink {
  public:
-  virtual ~PredictionRows() = default;
   virtual void add(const KernelPrediction& prediction) = 0;
-};
-class PredictionPrinter {
- public:
-  virtual ~PredictionPrinter() = default;
-  virtual void add(const KernelPrediction& prediction) = 0;
-  virtual std::unique_ptr<PredictionRows> rows() const = 0;
-  virtual void write(std::unique_ptr<PredictionRows> rows) = 0;
   virtual void finish(const std::vector<DeviceTotal>& totals) = 0;
 };
 // `format`: "table", "csv", "json" or "markdown"; `model`: the predictor's name ("thesis",

@@ -22,6 +22,9 @@ struct RunProgress {
 // Follows the records files of a run while the application runs (they are written a record
 // per line, flushed) and shows a one-line status on stderr, rewritten in place, when stderr is
 // a terminal; silent otherwise. The counts stay readable after stop() for the final line.
+// It keeps a thread and a mutex of its own, not oneTBB's: it spreads no work over cores, it
+// wakes every few hundred milliseconds while the application runs, for as long as it runs, and
+// the command's thread waits for the application meanwhile.
 class ProgressMonitor {
  public:
   // `mode`: timing | counters; `planned`: launches the counter run will profile (0: unknown).
