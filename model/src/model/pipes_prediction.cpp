@@ -388,7 +388,7 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
     const double tail_ms = std::max(soft_max(p.compute_ms * tail_share, p.latency.tail_ms), p.memory_ms * tail_share);
     if (full_ms + tail_ms > throughput_ms) {
       throughput_ms = full_ms + tail_ms;
-      p.limiter = "latency (" + p.latency.kind + ") + tail wave";
+      p.limiter += " + tail wave";
       p.notes.push_back(fmt::format("tail wave: the launches' partial last waves ({:.1f} % of the blocks) take {:.4f} ms "
                                     "after their full waves",
                                     100 * tail_share, tail_ms));
