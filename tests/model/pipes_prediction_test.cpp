@@ -451,9 +451,15 @@ TEST_CASE("pipes calibration: a latency-bound kernel keeps its latency efficienc
   reference.extra_throughput.erase("warp_issue_interval_ns");  // one cycle at the device's clock
   DeviceProfile target = reference;
   target.sm_clock_mhz = 2000;  // the same cycles in half the time: 4 ms
-  const double launch = predict_pipes(k, reference).launch_ms;
-  // Measured 10 ms of work on the reference where 8 were predicted: x 1.25 on the target.
-  CHECK(calibrated_pipes_ms(k, target, reference, launch + 10) == Approx(launch + 4 * 1.25));
+  const auto on_reference = predict_pipes(k, reference), on_target = predict_pipes(k, target);
+  const double launch = on_reference.launch_ms;
+  REQUIRE(on_target.limiter == on_reference.limiter);
+  // Measured 10 ms of work on the reference where ~8 (the latency, in a knee with the FMAs)
+  // were predicted: the target's prediction, ~4 ms, x that efficiency, ~1.25.
+  const double efficiency = 10 / (on_reference.predicted_ms - launch);
+  CHECK(efficiency == Approx(1.25).epsilon(0.01));
+  CHECK(calibrated_pipes_ms(k, target, reference, launch + 10) ==
+        Approx(on_target.launch_ms + (on_target.predicted_ms - on_target.launch_ms) * efficiency));
 }
 
 TEST_CASE("pipes model: atomics on one address serialize on the L2 slice that holds it") {
