@@ -82,7 +82,8 @@ void add_predict_command(CLI::App& app) {
   command->add_flag("--all-devices", options->all_devices, kAllDevicesHelp);
   command->add_flag("--utilization-correction", options->utilization_correction,
                     "Scale predictions by measured/predicted time on the reference device (thesis eq. 5.13; "
-                    "with --model pipes, the model's own calibration)");
+                    "with --model pipes, the model's own calibration, applied only where the target has the reference's "
+                    "SM count and limiter: not on MPS partitions)");
   command->add_option("--reference-device", options->reference_device,
                       "Device profile of the profile's reference device, for --utilization-correction "
                       "(default: the device the profile names, as --device takes names)");

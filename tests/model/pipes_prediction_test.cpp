@@ -399,15 +399,67 @@ TEST_CASE("latency: profiles without stall counters and devices without latencie
   CHECK(q.limiter != "latency (fp32 dependency)");
 }
 
+TEST_CASE("tail wave: a launch's partial last wave runs after its full waves") {
+  // 100 SMs x 2 blocks of 1024 threads: 200 slots. One warp's serial work: 1000 instructions x
+  // (1 ns issue + 7 cycles at 1 GHz) = 8 us a wave. 0.1 ms of DRAM reads at 4000 GB/s.
+  const auto kernel = [](double blocks) {
+    KernelRecord k = stalled_kernel(blocks, 1024, 1000, {{"wait", 7}});
+    std::get<KernelCounters>(k.description).thesis.dram_read_transactions = 0.1e-3 * 4000e9 / 32;
+    return k;
+  };
+  const DeviceProfile device = device_with_latencies();
+  PipesTerms no_tail;
+  no_tail.tail_wave = false;
+
+  // 201 blocks: a full wave, then one block alone for 8 us.
+  const auto p = predict_pipes(kernel(201), device), off = predict_pipes(kernel(201), device, no_tail);
+  CHECK(p.latency.tail_ms == Approx(0.008));
+  CHECK(p.latency.tail_block_share == Approx(1.0 / 201));
+  CHECK(off.limiter.find("tail wave") == std::string::npos);
+  CHECK(p.limiter == off.limiter + " + tail wave");
+  CHECK(p.predicted_ms == Approx(off.predicted_ms - off.memory_ms / 201 + 0.008).epsilon(0.01));
+
+  // Whole waves, or a single partial wave, have no tail.
+  for (const double blocks : {200.0, 400.0, 150.0}) {
+    const auto whole = predict_pipes(kernel(blocks), device);
+    CHECK(whole.latency.tail_ms == 0);
+    CHECK(whole.predicted_ms == predict_pipes(kernel(blocks), device, no_tail).predicted_ms);
+  }
+}
+
+TEST_CASE("pipes calibration: only to a target with the reference's limiter and SM count") {
+  const auto k = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1e9}}, 0, 0);
+  const DeviceProfile reference = round_device();
+  // An MPS partition of the same GPU: half the SMs, half the pipe rate. Its uncalibrated time.
+  DeviceProfile partition = round_device();
+  partition.sm_count = 50;
+  partition.extra_throughput["pipe_fma_gwips"] = 500;
+  CHECK(calibrated_pipes_ms(k, partition, reference, 2.010) == predict_pipes(k, partition).predicted_ms);
+  CHECK_FALSE(calibration_applies(predict_pipes(k, partition), predict_pipes(k, reference)));
+  // A target where another cost sets the time: its uncalibrated time.
+  const auto memory_bound = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1e9}}, 1e9, 0);
+  DeviceProfile slow_fma = round_device();
+  slow_fma.extra_throughput["pipe_fma_gwips"] = 10;
+  REQUIRE(predict_pipes(memory_bound, slow_fma).limiter != predict_pipes(memory_bound, reference).limiter);
+  CHECK(calibrated_pipes_ms(memory_bound, slow_fma, reference, 20.010) ==
+        predict_pipes(memory_bound, slow_fma).predicted_ms);
+}
+
 TEST_CASE("pipes calibration: a latency-bound kernel keeps its latency efficiency") {
   const auto k = stalled_kernel(4, 32, 1e6, {{"wait", 7}, {"selected", 1}});  // 8 ms of latency
   DeviceProfile reference = device_with_latencies();
   reference.extra_throughput.erase("warp_issue_interval_ns");  // one cycle at the device's clock
   DeviceProfile target = reference;
   target.sm_clock_mhz = 2000;  // the same cycles in half the time: 4 ms
-  const double launch = predict_pipes(k, reference).launch_ms;
-  // Measured 10 ms of work on the reference where 8 were predicted: x 1.25 on the target.
-  CHECK(calibrated_pipes_ms(k, target, reference, launch + 10) == Approx(launch + 4 * 1.25));
+  const auto on_reference = predict_pipes(k, reference), on_target = predict_pipes(k, target);
+  const double launch = on_reference.launch_ms;
+  REQUIRE(on_target.limiter == on_reference.limiter);
+  // Measured 10 ms of work on the reference where ~8 (the latency, in a knee with the FMAs)
+  // were predicted: the target's prediction, ~4 ms, x that efficiency, ~1.25.
+  const double efficiency = 10 / (on_reference.predicted_ms - launch);
+  CHECK(efficiency == Approx(1.25).epsilon(0.01));
+  CHECK(calibrated_pipes_ms(k, target, reference, launch + 10) ==
+        Approx(on_target.launch_ms + (on_target.predicted_ms - on_target.launch_ms) * efficiency));
 }
 
 TEST_CASE("pipes model: atomics on one address serialize on the L2 slice that holds it") {

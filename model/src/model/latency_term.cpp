@@ -178,7 +178,7 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
   // Waves of resident blocks on the busiest SM: it gets ceil(blocks / SMs) blocks and holds
   // blocks_per_sm of them at once.
   const double sms = device.sm_count;
-  double waves = 0, refilled_waves = 0, launches = 0;
+  double waves = 0, refilled_waves = 0, launches = 0, tail_waves = 0, all_blocks = 0, tail_blocks = 0;
   const LaunchShape* most = nullptr;
   for (const auto& shape : kernel.launch_shapes) {
     const int blocks_per_sm = occupancy_of(shape, device.occupancy).blocks_per_sm;
@@ -189,6 +189,15 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
     const auto n = static_cast<double>(std::max<int64_t>(shape.invocations, 1));
     const double shape_waves = std::ceil(std::ceil(shape.blocks() / sms) / blocks_per_sm);
     waves += n * shape_waves;
+    // The blocks left over after the launch's full waves (each SM holding blocks_per_sm) run as
+    // a partial wave of their own at the end.
+    const double slots = sms * blocks_per_sm;
+    const double left_over = shape.blocks() - std::floor(shape.blocks() / slots) * slots;
+    if (shape.blocks() > slots && left_over > 0) {
+      tail_waves += n;
+      tail_blocks += n * left_over;
+    }
+    all_blocks += n * shape.blocks();
     const double busy = steady_busy_slot_share(shape, device);
     refilled_waves += n * (busy > 0 ? shape_waves / busy : shape_waves);
     launches += n;
@@ -222,6 +231,8 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
   }
   t.waves = waves / launches;
   t.ms = waves * t.instructions_per_warp * t.ns_per_instruction * 1e-6;
+  t.tail_ms = std::min(t.ms, tail_waves * t.instructions_per_warp * t.ns_per_instruction * 1e-6);
+  t.tail_block_share = all_blocks > 0 ? tail_blocks / all_blocks : 0;
 
   t.resident_warps_per_scheduler = std::ceil(resident_warps_per_sm / kSchedulersPerSm);
   t.warps_to_hide_latency = t.ns_per_instruction / t.parts.front().ns;

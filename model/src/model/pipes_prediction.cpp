@@ -280,7 +280,8 @@ const std::vector<PipesTermName>& pipes_term_names() {
       {"parallelism", &PipesTerms::parallelism}, {"warp-mlp", &PipesTerms::warp_mlp},
       {"dram-latency-line", &PipesTerms::dram_latency_line},
       {"block-refill", &PipesTerms::block_refill},
-      {"waves", &PipesTerms::waves},   {"latency", &PipesTerms::latency},
+      {"waves", &PipesTerms::waves},   {"tail-wave", &PipesTerms::tail_wave},
+      {"latency", &PipesTerms::latency},
       {"one-wave-latency", &PipesTerms::one_wave_latency},
       {"loaded-latency", &PipesTerms::loaded_latency},
       {"launch", &PipesTerms::launch},
@@ -299,6 +300,7 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
                               const DeviceProfile& device, const DeviceRates& rates, const PipesTerms& terms) {
   PipesPrediction p;
   p.work = std::move(shared_work);
+  p.sm_count = device.sm_count;
   const KernelWork& work = *p.work;
   // Each vector allocated once, at about its final size (a million predictions in `predict`).
   p.notes.reserve(4);
@@ -376,6 +378,22 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
     else if (compute)
       p.limiter = compute->name + " + latency";
   }
+  // A launch's partial last wave starts only as its full waves end, and then runs at one warp's
+  // serial pace whatever the bandwidth: the full waves (their share of compute and memory, and
+  // their latency) and the tail (its share, and one wave's latency) add up.
+  if (terms.tail_wave && p.latency.tail_ms > 0) {
+    const double tail_share = p.latency.tail_block_share;
+    const double full_ms = std::max(soft_max(p.compute_ms * (1 - tail_share), p.latency.ms - p.latency.tail_ms),
+                                    p.memory_ms * (1 - tail_share));
+    const double tail_ms = std::max(soft_max(p.compute_ms * tail_share, p.latency.tail_ms), p.memory_ms * tail_share);
+    if (full_ms + tail_ms > throughput_ms) {
+      throughput_ms = full_ms + tail_ms;
+      p.limiter += " + tail wave";
+      p.notes.push_back(fmt::format("tail wave: the launches' partial last waves ({:.1f} % of the blocks) take {:.4f} ms "
+                                    "after their full waves",
+                                    100 * tail_share, tail_ms));
+    }
+  }
 
   if (terms.block_dispatch) add_dispatch_cost(kernel, rates, p);
   if (p.dispatch_ms > throughput_ms) {
@@ -408,19 +426,18 @@ double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& targ
 
 double calibrated_pipes_ms(const PipesPrediction& on_target, const PipesPrediction& on_reference,
                            double measured_on_reference_ms, const std::string& kernel, const std::string& target) {
+  if (!calibration_applies(on_target, on_reference)) return on_target.predicted_ms;
   const double reference_work_ms = measured_on_reference_ms - on_reference.launch_ms;
-  const std::array<double, 4> reference_sides{on_reference.compute_ms, on_reference.memory_ms, on_reference.latency.ms,
-                                              on_reference.dispatch_ms};
-  const auto limiting = std::max_element(reference_sides.begin(), reference_sides.end());
-  if (!(reference_work_ms > 0) || !(*limiting > 0)) return on_target.predicted_ms;
-  const double efficiency = reference_work_ms / *limiting;
-
-  std::array<double, 4> target_sides{on_target.compute_ms, on_target.memory_ms, on_target.latency.ms,
-                                     on_target.dispatch_ms};
-  target_sides[static_cast<size_t>(limiting - reference_sides.begin())] *= efficiency;
-  const double calibrated_ms = on_target.launch_ms + *std::max_element(target_sides.begin(), target_sides.end());
+  const double reference_model_ms = on_reference.predicted_ms - on_reference.launch_ms;
+  if (!(reference_work_ms > 0) || !(reference_model_ms > 0)) return on_target.predicted_ms;
+  const double efficiency = reference_work_ms / reference_model_ms;
+  const double calibrated_ms = on_target.launch_ms + (on_target.predicted_ms - on_target.launch_ms) * efficiency;
   check_predicted_value(calibrated_ms, "calibrated_ms", kernel, target);
   return calibrated_ms;
+}
+
+bool calibration_applies(const PipesPrediction& on_target, const PipesPrediction& on_reference) {
+  return on_target.limiter == on_reference.limiter && on_target.sm_count == on_reference.sm_count;
 }
 
 }  // namespace roofcast

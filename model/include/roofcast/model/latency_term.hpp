@@ -39,6 +39,11 @@ struct LatencyTerm {
   double loaded_load_ns = 0;
   std::string kind;  // what dominates the latency: "memory", "fp64 dependency", "barrier"...
   double ms = 0;     // the kernel's time at this bound, all launches
+  // Launches with at least one full wave and a partial one after it: the partial waves' share of
+  // `ms` (one wave each, not refilled), and the share of all launched blocks they hold (0 where
+  // no launch has such a tail).
+  double tail_ms = 0;
+  double tail_block_share = 0;
 };
 
 // `loaded_latency`: each load's latency is the one the kernel's resident warps see on the target

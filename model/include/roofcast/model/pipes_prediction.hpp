@@ -46,6 +46,10 @@ struct PipesTerms {
   // profiled share (block_refill.hpp; off: the achieved occupancy as it is).
   bool block_refill = true;
   bool waves = true;           // blocks per SM: partial waves, idle SMs
+  // A launch of more blocks than one wave ends with a partial wave, which runs after the full
+  // waves at one warp's serial pace: the full waves' time and the last wave's latency add up
+  // (latency_term.hpp; off: the kernel's latency over all its waves is one bound).
+  bool tail_wave = true;
   bool latency = true;         // one warp's serial work: latencies too few resident warps cannot hide
   // Launches of one wave or less get no DRAM-parallelism cost where the latency term holds their
   // warps' memory waits (off: only launches with fewer blocks than SMs).
@@ -110,6 +114,9 @@ struct PipesPrediction {
   std::string occupancy_limiter;
   double compute_wave_factor = 1;  // >= 1: the busiest SM's share of blocks over the mean share
   LatencyTerm latency;             // the latency bound; latency.ms is 0 when not modelled
+  // The SMs of the device predicted for (0 unknown): the calibration transfers an efficiency
+  // only between devices with as many SMs.
+  int sm_count = 0;
   L2Residency l2_residency;        // whether the kernel's data stays in the target's L2
   double launch_ms = 0;            // fixed time of the kernel's launches
   // The time the GPU takes to start and retire the launches' blocks (every launch shape's
@@ -147,15 +154,21 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
 
 namespace roofcast {
 
-// The optional calibration (the thesis' E_util idea, applied to the limiting side only): the
-// kernel's measured time on the reference device, less its launch time, says how far it falls
-// short of its limiter there; the same side (compute, memory, latency or block dispatch) keeps that efficiency
-// on the target, the other sides and the launch time are not scaled. Returns the calibrated time on
-// `target`, or the uncalibrated one when the reference time says nothing (no work or no time).
+// The optional calibration (the thesis' E_util idea): the kernel's measured time on the reference
+// device, less its launch time, over its predicted time there, less the launch time, is its
+// efficiency; the target's prediction, less its launch time, is scaled by it. Only where
+// `calibration_applies`: the same cost sets the time on both (an efficiency of the DRAM bound
+// says nothing of a latency bound), on as many SMs (on another number of SMs, an MPS partition,
+// the launches have other waves and each SM another share of L2 and DRAM: on the validation
+// corpus calibrating a partition from its whole GPU made it worse, docs/pipes-model.md). Returns
+// the calibrated time on `target`, or the uncalibrated one where it does not apply or the
+// reference time says nothing (no work or no time).
 double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,
                            double measured_on_reference_ms, const PipesTerms& terms = {});
 // The same from the kernel's predictions on the target and on the reference, already made.
 double calibrated_pipes_ms(const PipesPrediction& on_target, const PipesPrediction& on_reference,
                            double measured_on_reference_ms, const std::string& kernel, const std::string& target);
+// Whether the calibration moves the reference's efficiency to this target (see above).
+bool calibration_applies(const PipesPrediction& on_target, const PipesPrediction& on_reference);
 
 }  // namespace roofcast
