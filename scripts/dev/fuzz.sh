@@ -192,7 +192,8 @@ if ((report == 1)); then
     commit=$FUZZ_COMMIT
   else
     commit=$(git rev-parse --short HEAD)
-    if [[ -n $(git status --porcelain --untracked-files=no) ]]; then commit+=" (with uncommitted changes)"; fi
+    # The results file is this script's own output (an earlier run's rows): not a change to the code.
+    if [[ -n $(git status --porcelain --untracked-files=no -- . ':!docs/fuzzing-results.md') ]]; then commit+=" (with uncommitted changes)"; fi
   fi
   # One row per target (and per target with the seeds of a revision), each from the last run that
   # fuzzed it: a run of some targets keeps the rows of the others, and each row says which run it
