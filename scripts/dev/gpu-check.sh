@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine: build for Hopper, run the GPU tests and the benches, print a short
 # table last. Full logs go under $OUT (or ./gpu-check-out when OUT is unset).
-# Usage: scripts/dev/gpu-check.sh [step...]   steps: build tests profiler bench parity
+# Usage: scripts/dev/gpu-check.sh [step...]   steps: build tests profiler bench parity scale
 #        (default: build tests profiler bench)
 #   BUILD_TARGETS="t1 t2"  build only these targets (default: all); `gpu-tests` names every GPU
 #                          test program with what it runs
@@ -92,6 +92,15 @@ step_parity() {
 }
 
 nvidia-smi 2>&1 | tee "$OUT/nvidia-smi.txt" | head -15
+# predict, rank and report at scale on this machine's cores (no GPU needed; docs/scale/README.md).
+step_scale() {
+  scripts/dev/scale-bench.sh --build build-gpu --results "$OUT/scale-$(nproc)-cores.md" >"$OUT/scale.log" 2>&1
+  local status=$?
+  summary+=("scale ($(nproc) cores)|$([[ $status == 0 ]] && echo "ok, scale-$(nproc)-cores.md" || echo "exit $status, see scale.log")")
+  sed -n '/^| command/,$p' "$OUT/scale-$(nproc)-cores.md" 2>/dev/null
+  return $status
+}
+
 overall=0
 for step in "${steps[@]}"; do
   "step_$step" || overall=1
