@@ -212,7 +212,8 @@ if ((report == 1)); then
   else
     runs_listed=()
   fi
-  run_number=$((${#runs_listed[@]} + 1))
+  # The next number after every run listed (a run dropped from the list keeps its number used).
+  run_number=$(($(printf '%s\n' "${runs_listed[@]}" | sed -n 's/^- run \([0-9]*\):.*/\1/p' | sort -n | tail -1) + 1))
   for ((i = 0; i < ${#targets[@]}; ++i)); do kept[${targets[$i]}$suffix]="${rows[$i]} run $run_number |"; done
   # The labels in table order: each target, then its rows with the seeds of a revision.
   labels=()
