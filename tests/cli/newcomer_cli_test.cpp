@@ -122,7 +122,7 @@ TEST_CASE("rank ranks the GPUs one can buy or run on, not the thesis' 2010-2016 
 }
 
 // Item 3.
-TEST_CASE("--kernel takes what ncu -k takes: base name, a part, regex:, the whole or mangled name") {
+TEST_CASE("the kernel option takes what ncu -k takes: base name, a part, regex:, the whole or mangled name") {
   const std::string stream = kCorpus + "stream.json";
   for (const char* name : {"stream_triad", "triad", "regex:tri.d",
                            "stream_triad(double*, double const*, double const*, unsigned long)"}) {

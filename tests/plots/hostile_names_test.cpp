@@ -168,7 +168,7 @@ TEST_CASE("names reach the terminal, CSV and error messages with control charact
                          device});
   CHECK(result.exit_code == 1);
   CHECK(only_text(result.err));
-  CHECK_THAT(result.err, Catch::StartsWith("roofcast: --kernel \\x1b[31mred\\x1b[0m\\x0a: no such kernel") &&
+  CHECK_THAT(result.err, Catch::StartsWith("roofcast: --kernel \\x1b[31mred\\x1b[0m\\x0a: no kernel of") &&
                              Catch::Contains("k\\x1b]0;owned\\x07\\x1b[2J"));
   CHECK(std::count(result.err.begin(), result.err.end(), '\n') == 1);
 }

@@ -102,7 +102,8 @@ TEST_CASE("plot accuracy reads a validation file") {
 TEST_CASE("plot errors are one line naming what is wrong") {
   auto result = run_roofcast({"plot", "quadrant", "--profile", "thesis-redblack", "--kernel", "nope"});
   CHECK(result.exit_code == 1);
-  CHECK(result.err == "roofcast: --kernel nope: no such kernel in thesis-redblack (it has: sor_red)\n");
+  CHECK(result.err == "roofcast: --kernel nope: no kernel of thesis-redblack matches (by whole, mangled or base name, or "
+                      "part of the name); its kernels: \"sor_red\" (4 launches)\n");
   result = run_roofcast({"plot", "roofline", "--device", "GTX-660", "--output", "chart.jpg"});
   CHECK(result.exit_code == 1);
   CHECK(result.err == "roofcast: --output chart.jpg: unknown chart format \".jpg\": use .svg, .png or .pdf\n");
@@ -341,7 +342,7 @@ TEST_CASE("report --top: a larger profile shows its heaviest kernels and links e
   // Every kernel is in the linked file: a header and 28 rows.
   const std::string csv = slurp(folder / "predictions.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 28);
-  CHECK_THAT(csv, Catch::StartsWith("kernel,K_type,predicted_ms GTX-660,bound GTX-660,measured_ms GTX-660\n"));
+  CHECK_THAT(csv, Catch::StartsWith("kernel,K_type,predicted_ms GTX-660,bound GTX-660,measured_ms GTX-660,invocations\n"));
   CHECK_THAT(slurp(folder / "warnings.csv"), Catch::StartsWith("kind,kernel,detail\n"));
   // The roofline draws the 5 heaviest and says so.
   CHECK_THAT(slurp(folder / "charts" / "roofline-gtx-660.gp"), Catch::Contains("23 lighter kernels not drawn"));

@@ -91,7 +91,8 @@ TEST_CASE("ncu raw CSV: launches are summed per kernel, units converted, duratio
   CHECK(profile.reference_device == "NVIDIA H100 80GB HBM3");
   REQUIRE(profile.kernels.size() == 1);
   const auto& k = profile.kernels[0];
-  CHECK(k.name == "_Z4axpyPfS_f");
+  CHECK(k.name == "axpy(float*, float*, float)");  // demangled, as the collector names kernels
+  CHECK(k.mangled_name == "_Z4axpyPfS_f");
   CHECK(k.invocations == 2);
   CHECK(*k.measured_ms == Approx(0.020));
   const auto& c = std::get<KernelCounters>(k.description);
@@ -113,7 +114,7 @@ TEST_CASE("ncu raw CSV from a real run (profiler test app on an H200) imports wi
   CHECK(profile.reference_device == "NVIDIA H200");  // from device__attribute_display_name
   REQUIRE(profile.kernels.size() == 6);
   std::map<std::string, const roofcast::KernelRecord*> by_name;
-  for (const auto& kernel : profile.kernels) by_name[kernel.name] = &kernel;
+  for (const auto& kernel : profile.kernels) by_name[kernel.mangled_name] = &kernel;
   const auto& triad = *by_name.at("_Z19stream_triad_kernelPfPKfS1_fm");
   CHECK(triad.invocations == 4);
   const auto& counters = std::get<KernelCounters>(triad.description);
