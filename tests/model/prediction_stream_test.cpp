@@ -75,12 +75,7 @@ TEST_CASE("streamed on every core: the predictions in order and the totals of on
 
 TEST_CASE("streamed: the first bad kernel's error, after every range before it was written") {
   auto profile = roofcast::testing::many_kernels(1000);
-  roofcast::KernelParameters bad;
-  bad.type = roofcast::KernelType::fp32;
-  bad.W_comp = std::nan("");
-  bad.W_traf = 1e6;
-  bad.E_mix = 1;
-  bad.D_ops = 0.5;
+  const roofcast::KernelParameters bad = roofcast::testing::unpredictable_kernel();
   profile.kernels[900].description = bad;
   profile.kernels[300].description = bad;  // in the tenth range of 32 kernels
   const auto devices = roofcast::bundled_devices();

@@ -62,12 +62,7 @@ TEST_CASE("predicted on every core: the same predictions, totals and first error
     }
   }
   // Two bad kernels: the error is the first one's, as one thread would throw it.
-  roofcast::KernelParameters bad;
-  bad.type = roofcast::KernelType::fp32;
-  bad.W_comp = std::nan("");
-  bad.W_traf = 1e6;
-  bad.E_mix = 1;
-  bad.D_ops = 0.5;
+  const roofcast::KernelParameters bad = roofcast::testing::unpredictable_kernel();
   profile.kernels[700].description = bad;
   profile.kernels[300].description = bad;
   const auto predictor = roofcast::make_predictor("thesis");

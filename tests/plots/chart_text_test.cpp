@@ -11,6 +11,7 @@
 
 #include "chart_checks.hpp"
 #include "roofcast/data/bundled_data.hpp"
+#include "roofcast/formats/files.hpp"
 #include "roofcast/formats/profile_json.hpp"
 #include "roofcast/formats/validation_json.hpp"
 #include "roofcast/model/predictor.hpp"
@@ -29,16 +30,8 @@ namespace {
 const std::string kSource = ROOFCAST_SOURCE_DIR;
 const std::string kRun = kSource + "/docs/validation/2026-11-24-latency";
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-DeviceProfile device_file(const std::string& path) { return parse_device_profile(slurp(path), path); }
-KernelProfile profile_file(const std::string& path) { return parse_kernel_profile(slurp(path), path); }
+DeviceProfile device_file(const std::string& path) { return parse_device_profile(roofcast::read_text_file(path), path); }
+KernelProfile profile_file(const std::string& path) { return parse_kernel_profile(roofcast::read_text_file(path), path); }
 
 DeviceProfile bundled(const char* name) {
   const auto device = find_bundled_device(name);
@@ -141,7 +134,7 @@ TEST_CASE("accuracy and rank charts: no text covers another, a line or a marker"
   require_readable(accuracy_chart(validation_entries_from(prediction), "the thesis' Table 5.6",
                                   *chart_target_for("accuracy-redblack.svg"), "thesis"));
   const std::string validation = kSource + "/docs/validation/2026-11-25-accuracy/results/h200-pipes.json";
-  require_readable(accuracy_chart(parse_validation_file(slurp(validation), validation).entries, "validate run",
+  require_readable(accuracy_chart(parse_validation_file(roofcast::read_text_file(validation), validation).entries, "validate run",
                                   *chart_target_for("accuracy-corpus.svg"), "pipes"));
 
   std::vector<DeviceRank> ranks;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cmath>
 #include <string>
 
 #include "roofcast/data/bundled_data.hpp"
@@ -19,6 +20,17 @@ inline KernelProfile many_kernels(size_t count) {
     profile.kernels.push_back(std::move(kernel));
   }
   return profile;
+}
+
+// Kernel parameters the thesis model cannot predict (W_comp is NaN): a kernel that fails.
+inline KernelParameters unpredictable_kernel() {
+  KernelParameters bad;
+  bad.type = KernelType::fp32;
+  bad.W_comp = std::nan("");
+  bad.W_traf = 1e6;
+  bad.E_mix = 1;
+  bad.D_ops = 0.5;
+  return bad;
 }
 
 }  // namespace roofcast::testing
