@@ -44,6 +44,7 @@ SpecInputs load_spec_inputs() {
     try {
       MeasuredReference reference =
           parse_measured_reference(read_text_file(file.path), printable(file.path.string()), file.id);
+      reference.profile.id = file.id;  // as the device catalog names it (tables, charts)
       if (inputs.table.gpu_of_device_name(reference.device_name)) inputs.references.push_back(std::move(reference));
     } catch (const InputError&) {
       continue;  // a broken file of a data folder does not hide the others; naming it by id reports it

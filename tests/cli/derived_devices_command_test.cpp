@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -67,9 +68,14 @@ TEST_CASE("rank --all-gpus lists measured and derived devices, the derived ones 
   INFO(ranked.err);
   REQUIRE(ranked.exit_code == 0);
   int measured = 0, derived = 0;
+  std::set<std::string> ids;
   const auto document = nlohmann::json::parse(ranked.out);  // held: a loop over a temporary's member dangles
   for (const auto& device : document["devices"]) {
     const std::string name = device["device"];
+    // Every device keeps the id --device takes (a measured one's once had none, and the chart
+    // then labelled both measured GPUs with the first one's name).
+    CHECK_FALSE(device["device_id"].get<std::string>().empty());
+    ids.insert(device["device_id"].get<std::string>());
     if (device["derived"]) {
       ++derived;
       CHECK_THAT(name, Catch::EndsWith("(derived)"));
@@ -80,12 +86,17 @@ TEST_CASE("rank --all-gpus lists measured and derived devices, the derived ones 
   }
   CHECK(measured == 2);  // the H100 and H200 of data/devices/measured, not their partitions nor the thesis' GPUs
   CHECK(derived == 13);  // every GPU of the spec table but those two
+  CHECK(ids.size() == document["devices"].size());
+  CHECK(ids.contains("h100-sxm"));
+  CHECK(ids.contains("h200-sxm"));
 
   const auto text = run_roofcast({"rank", "--profile", "thesis-rodinia", "--all-gpus", "--chart", chart});
   REQUIRE(text.exit_code == 0);
   CHECK_THAT(text.out, Catch::Contains("(derived): a device profile derived from the GPU's spec sheet"));
   const std::string svg = roofcast::testing::file_text(chart);
   CHECK_THAT(svg, Catch::Contains("derived from a spec sheet, not measured"));
+  CHECK_THAT(svg, Catch::Contains("NVIDIA H100 80GB HBM3"));
+  CHECK_THAT(svg, Catch::Contains("NVIDIA H200"));
 }
 
 TEST_CASE("bad spec names are refused in one line") {
