@@ -163,7 +163,7 @@ TEST_CASE("invocations beyond 2^31 give positive predicted times, never wrapped 
   CHECK(prediction["predicted_ms"].get<double>() >= prediction["details"]["launch_ms"].get<double>());
 }
 
-TEST_CASE("split of the largest grid CUDA allows gives whole, non-negative block counts; a larger one is refused") {
+TEST_CASE("split of the largest grid CUDA allows gives whole, non-negative block counts, a larger one is refused") {
   const std::string shapes = R"(, "launch_shapes": [{"grid": [2147483647, 65535, 65535], "block": [256, 1, 1],
                                   "invocations": 1}])";
   const auto file = temporary_file("grid.json", profile_of({kernel_entry("k1", shapes)}));

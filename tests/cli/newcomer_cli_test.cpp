@@ -64,7 +64,7 @@ TEST_CASE("an unknown device name lists the devices with their ids and suggests 
   CHECK(std::count(unknown.err.begin(), unknown.err.end(), '\n') == 1);
 }
 
-TEST_CASE("a name two devices share is refused with both ids; both are told apart by an id column") {
+TEST_CASE("a name two devices share is refused with both ids, both are told apart by an id column") {
   const auto folder = fs::temp_directory_path() / ("roofcast-twins-" + std::to_string(::getpid()));
   fs::remove_all(folder);
   fs::create_directories(folder / "devices");
@@ -190,7 +190,7 @@ TEST_CASE("long kernel names are shortened in tables and the report, whole in JS
 }
 
 // Item 5.
-TEST_CASE("every time column names its unit and whether it is per launch or a total; JSON and CSV give both") {
+TEST_CASE("every time column names its unit and whether it is per launch or a total, JSON and CSV give both") {
   const std::string stream = kCorpus + "stream.json";
   const auto table = run_roofcast({"predict", "--profile", stream, "--device", "H200"});
   REQUIRE(table.exit_code == 0);
@@ -256,7 +256,7 @@ TEST_CASE("report -o on an existing file says so in one line and exits 1") {
 }
 
 // Item 7.
-TEST_CASE("help tells the truth: plot roofline takes one --device; --model cites docs that exist") {
+TEST_CASE("help tells the truth: plot roofline takes one --device, --model cites docs that exist") {
   const auto help = run_roofcast({"plot", "roofline", "--help"});
   REQUIRE(help.exit_code == 0);
   const size_t device = help.out.find("--device");

@@ -115,7 +115,7 @@ TEST_CASE("explain --model pipes walks through the multi-pipeline model") {
     CHECK_THAT(result.out, Catch::Contains(text));
 }
 
-TEST_CASE("the multi-pipeline model is the default; --model thesis keeps the thesis model") {
+TEST_CASE("the multi-pipeline model is the default, --model thesis keeps the thesis model") {
   const auto pipes = run_roofcast({"predict", "--profile", "thesis-redblack", "--device", "GTX-660"});
   REQUIRE(pipes.exit_code == 0);
   CHECK_THAT(pipes.out, Catch::Contains("model: pipes") && Catch::Contains("limiter"));

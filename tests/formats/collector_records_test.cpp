@@ -133,7 +133,7 @@ TEST_CASE("collector records are held to the profile's ranges, naming file, line
   CHECK(error_for(R"({"type":"launch","index":1e400})") == kFile + ":2: bad collector record: not valid JSON");
 }
 
-TEST_CASE("collector file: only a cut last record is forgiven; a whole last record of the wrong shape is an error") {
+TEST_CASE("collector file: only a cut last record is forgiven, a whole last record of the wrong shape is an error") {
   CHECK_THROWS_WITH(parse_collector_file(file_of({R"({"type":"process","pid":1})", R"({"type":"launch","index":0})"}), kFile),
                     kFile + ":2: name: missing");
   CHECK(parse_collector_file(file_of({R"({"type":"process","pid":1})", launch(0, "k", 1, 1), R"({"type":"lau)"}), kFile)

@@ -179,7 +179,7 @@ TEST_CASE("SIGTERM, SIGINT or SIGHUP during a write removes the temporary files 
   fs::remove_all(folder);
 }
 
-TEST_CASE("a file written piece by piece appears whole at commit; an exception on the way leaves nothing") {
+TEST_CASE("a file written piece by piece appears whole at commit, an exception on the way leaves nothing") {
   const auto folder = roofcast::testing::fresh_folder("output-pieces");
   {
     roofcast::OutputFiles outputs;

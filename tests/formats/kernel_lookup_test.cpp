@@ -73,7 +73,7 @@ TEST_CASE("several matches list the candidates with their launches instead of pi
   CHECK_THAT(error_of("regex:^stream"), Catch::Contains("2 kernels of app.json match (by regex)"));
 }
 
-TEST_CASE("no match names the closest kernel; a bad regex is named") {
+TEST_CASE("no match names the closest kernel, a bad regex is named") {
   CHECK_THAT(error_of("stream_triads"), Catch::Contains("no kernel of app.json matches") &&
                                             Catch::Contains("did you mean stream_triad?"));
   CHECK_THAT(error_of("regex:(unclosed"), Catch::Contains("--kernel regex:(unclosed: not a regular expression"));

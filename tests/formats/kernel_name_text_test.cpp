@@ -43,7 +43,7 @@ TEST_CASE("a kernel's base name is its function's name, as ncu --kernel-name-bas
   CHECK(kernel_base_name("sor_red") == "sor_red");
 }
 
-TEST_CASE("mangled names are demangled as the collector does; others are kept") {
+TEST_CASE("mangled names are demangled as the collector does, others are kept") {
   CHECK(demangled_kernel_name("_Z11fill_kernelPfmf") == "fill_kernel(float*, unsigned long, float)");
   CHECK(demangled_kernel_name("sm80_xmma_gemm_cublas") == "sm80_xmma_gemm_cublas");
   CHECK(demangled_kernel_name("_Znot a mangled name") == "_Znot a mangled name");

@@ -15,7 +15,7 @@ TEST_CASE("printable keeps ordinary names and UTF-8 text as they are") {
     CHECK(printable(name) == name);
 }
 
-TEST_CASE("printable shows control characters, DEL, C1 controls and bad UTF-8 as \\xNN") {
+TEST_CASE("printable shows control characters, DEL, C1 controls and bad UTF-8 as hex escapes") {
   CHECK(printable("a\nb\r\tc") == "a\\x0ab\\x0d\\x09c");
   CHECK(printable("\x1b[2J\x1b]0;title\x07") == "\\x1b[2J\\x1b]0;title\\x07");
   CHECK(printable("nul\0byte"s) == "nul\\x00byte");

@@ -436,7 +436,7 @@ TEST_CASE("a device profile with a wrong JSON type where an object, number or st
   CHECK(device.sm_clock_mhz == 1980);
 }
 
-TEST_CASE("a profile's string longer than 16 MiB is refused before parsing; members no reader reads are skipped") {
+TEST_CASE("a profile's string longer than 16 MiB is refused before parsing, members no reader reads are skipped") {
   json profile = valid_profile();
   profile["tool"] = {{"samples", json::array({1, 2, 3})}, {"note", "a \"quoted\" \\ note"}};
   profile["kernels"][0]["name"] = "k\\\"<int>";

@@ -144,7 +144,7 @@ TEST_CASE("block-refill: a kernel bounded by DRAM bandwidth is not slowed") {
   CHECK(with.predicted_ms == without.predicted_ms);
 }
 
-TEST_CASE("block-refill: warps that meet at a barrier leave together; without stall counts the term is off") {
+TEST_CASE("block-refill: warps that meet at a barrier leave together, without stall counts the term is off") {
   WarpWaits waits;
   CHECK_FALSE(warps_leave_independently(waits));  // not recorded
   waits.stall_cycles = {{"long_scoreboard", 1e6}, {"barrier", 0}};

@@ -191,7 +191,7 @@ TEST_CASE("roofcast profile makes no second run for a shape the first run sample
   CHECK(refused.err.find("ROOFCAST_PROFILE_IN_RUN_SPREAD: expected a number from 0") != std::string::npos);
 }
 
-TEST_CASE("roofcast profile passes the application's exit code on; --timing-only writes measured times") {
+TEST_CASE("roofcast profile passes the application's exit code on, --timing-only writes measured times") {
   const fs::path folder = roofcast::testing::temporary_folder();
   const std::string app = stand_in_app(folder);
   const std::string out = (folder / "times.json").string();

@@ -181,7 +181,7 @@ TEST_CASE("roofcast profile collects exact instruction counts of the test progra
   std::filesystem::remove(out);
 }
 
-TEST_CASE("timing only writes a measured-time file; exit status and filters pass through") {
+TEST_CASE("timing only writes a measured-time file, exit status and filters pass through") {
   const std::string out = output_path("measured.json");
   const auto timed = run_roofcast({"profile", "--timing-only", "-k", "fp64", "-o", out, "--", kApp, "--small", "--exit", "3"});
   INFO(timed.err);

@@ -72,7 +72,7 @@ TEST_CASE("records folder (profile --records-dir): runs started together into on
   CHECK(in_the_folder_itself <= 1);
 }
 
-TEST_CASE("records folder (profile --records-dir): a path that is not a folder is an error naming it; the temporary folder goes") {
+TEST_CASE("records folder (profile --records-dir): a path that is not a folder is an error naming it, the temporary folder goes") {
   const fs::path base = roofcast::testing::fresh_folder("records-file");
   std::ofstream(base / "file") << "x";
   CHECK_THROWS_WITH(RecordsFolder((base / "file").string()),

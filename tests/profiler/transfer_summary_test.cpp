@@ -88,7 +88,7 @@ TEST_CASE("copy and memset records are read per process beside the launches") {
   CHECK(run.incomplete_processes == 0);
 }
 
-TEST_CASE("transfers are summed per kind and pinned-ness; memsets and peer copies kept apart") {
+TEST_CASE("transfers are summed per kind and pinned-ness, memsets and peer copies kept apart") {
   const RunRecords run = two_process_run();
   const auto transfers = summarize_transfers(run.copies);
   REQUIRE(transfers.size() == 5);

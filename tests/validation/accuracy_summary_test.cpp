@@ -38,7 +38,7 @@ TEST_CASE("errors summarize into median and mean APE, shares within bounds, over
   CHECK(s.under_predicted == 2);
 }
 
-TEST_CASE("an odd number of errors has the middle APE as median; exact predictions are neither over nor under") {
+TEST_CASE("an odd number of errors has the middle APE as median, exact predictions are neither over nor under") {
   const std::vector<double> errors = {-0.5, 0.0, 0.2};
   const auto s = roofcast::summarize_errors(errors);
   CHECK(s.median_ape == Approx(0.2));

@@ -82,7 +82,7 @@ TEST_CASE("measured runs join predictions per kernel and device, with the utiliz
   CHECK(on_b.profile == "p.json");
 }
 
-TEST_CASE("a run with other invocation counts is compared per launch; a reference run gives E_util") {
+TEST_CASE("a run with other invocation counts is compared per launch, a reference run gives E_util") {
   const std::vector<DeviceProfile> devices = {device("A", 100), device("B", 200)};
   const auto profiles = std::vector{profile("p.json", {memory_kernel("k")})};  // no measured_ms of its own
   const std::vector<MeasuredRun> runs = {run("a.json", "A", {{"k", 2, 10.0}, {"other", 1, 1.0}}),
