@@ -115,16 +115,18 @@ std::string render(const Table& table, const std::string& format) {
   return format == "csv" ? render_csv(table) : format == "markdown" ? render_markdown(table) : render_text(table);
 }
 
-std::string_view clean_spec_id(std::string_view name) {
-  return name.substr(0, 5) == "spec:" || name.substr(0, 5) == "SPEC:" ? name.substr(5) : name;
-}
-
 // `roofcast devices --from-spec NAME`: the derived profile, key by key, or its JSON.
 void run_from_spec(const DevicesOptions& options) {
-  DerivationRequest request;
-  if (auto named = spec_device_request(options.from_spec)) request = *named;
-  else request.spec_id = std::string(clean_spec_id(options.from_spec));
-  if (options.mps > 0) request.mps_percentage = options.mps;
+  // ID or spec:ID, each with an optional -mpsNN, as --device takes them.
+  auto named = spec_device_request(options.from_spec, "--from-spec");
+  if (!named) named = spec_device_request("spec:" + options.from_spec, "--from-spec");
+  DerivationRequest request = *named;
+  if (options.mps > 0) {
+    if (request.mps_percentage < 100 && request.mps_percentage != options.mps)
+      throw InputError(fmt::format("--from-spec {} names an MPS {:g} % partition and --mps says {:g} %: give one",
+                                   printable(options.from_spec), request.mps_percentage, options.mps));
+    request.mps_percentage = options.mps;
+  }
   request.fractions_from = options.fractions_from;
   const SpecInputs inputs = load_spec_inputs();
   const DerivedDevice derived = derive_device(inputs.table, inputs.references, request);

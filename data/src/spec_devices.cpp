@@ -53,7 +53,7 @@ SpecInputs load_spec_inputs() {
   return inputs;
 }
 
-std::optional<DerivationRequest> spec_device_request(std::string_view name) {
+std::optional<DerivationRequest> spec_device_request(std::string_view name, std::string_view option) {
   if (!starts_with_ignoring_case(name, kPrefix)) return std::nullopt;
   DerivationRequest request;
   std::string_view id = name.substr(kPrefix.size());
@@ -62,11 +62,14 @@ std::optional<DerivationRequest> spec_device_request(std::string_view name) {
     double percentage = 0;
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), percentage);
     if (error != std::errc() || end != digits.data() + digits.size() || digits.empty())
-      throw InputError(fmt::format("--device {}: expected spec:ID or spec:ID-mpsNN (an MPS share of NN %)", printable(name)));
+      throw InputError(
+          fmt::format("{} {}: expected spec:ID or spec:ID-mpsNN (an MPS share of NN %)", option, printable(name)));
     request.mps_percentage = percentage;
     id = id.substr(0, mps);
   }
-  if (id.empty()) throw InputError(fmt::format("--device {}: no GPU id after spec: (`roofcast devices --specs` lists them)", printable(name)));
+  if (id.empty())
+    throw InputError(
+        fmt::format("{} {}: no GPU id after spec: (`roofcast devices --specs` lists them)", option, printable(name)));
   request.spec_id = std::string(id);
   return request;
 }

@@ -99,11 +99,30 @@ TEST_CASE("rank --all-gpus lists measured and derived devices, the derived ones 
   CHECK_THAT(svg, Catch::Contains("NVIDIA H200"));
 }
 
+TEST_CASE("devices --from-spec takes a partition in the forms --device takes") {
+  const auto bare = run_roofcast({"devices", "--from-spec", "a100-sxm-80gb-mps50", "--format", "json"});
+  const auto prefixed = run_roofcast({"devices", "--from-spec", "SPEC:a100-sxm-80gb-mps50", "--format", "json"});
+  const auto option = run_roofcast({"devices", "--from-spec", "a100-sxm-80gb", "--mps", "50", "--format", "json"});
+  const auto both = run_roofcast({"devices", "--from-spec", "a100-sxm-80gb-mps50", "--mps", "50", "--format", "json"});
+  for (const auto* result : {&bare, &prefixed, &option, &both}) {
+    INFO(result->err);
+    REQUIRE(result->exit_code == 0);
+  }
+  const auto document = nlohmann::json::parse(bare.out);
+  CHECK(document["name"] == "NVIDIA A100 SXM4 80GB (MPS 50%) (derived)");
+  CHECK(document["device"]["sm_count"] == 54);
+  CHECK(nlohmann::json::parse(prefixed.out) == document);
+  CHECK(nlohmann::json::parse(option.out)["device"] == document["device"]);
+  CHECK(nlohmann::json::parse(both.out)["device"] == document["device"]);
+}
+
 TEST_CASE("bad spec names are refused in one line") {
   for (const std::vector<std::string>& arguments :
        {std::vector<std::string>{"predict", "--profile", "thesis-redblack", "--device", "spec:h300"},
         {"predict", "--profile", "thesis-redblack", "--device", "spec:h100-sxm-mpsx"},
         {"devices", "--from-spec", "mi300x", "--mps", "50"},
+        {"devices", "--from-spec", "a100-sxm-80gb-mps50", "--mps", "25"},
+        {"devices", "--from-spec", "spec:", "--format", "json"},
         {"devices", "--from-spec", "a100-sxm-80gb", "--fractions-from", "nope"}}) {
     const auto result = run_roofcast(arguments);
     INFO(arguments[3] << " " << result.err);

@@ -21,8 +21,8 @@ struct SpecInputs {
 SpecInputs load_spec_inputs();
 
 // "spec:ID" or "spec:ID-mpsNN" (an MPS partition of NN %), case ignored; nullopt when `name`
-// does not start with "spec:". Spec names never collide with measured ids.
-std::optional<DerivationRequest> spec_device_request(std::string_view name);
+// does not start with "spec:". Spec names never collide with measured ids. Errors name `option`.
+std::optional<DerivationRequest> spec_device_request(std::string_view name, std::string_view option = "--device");
 
 // The name `--device` takes for a derived device: "spec:a100-sxm-80gb", "spec:h100-sxm-mps50".
 std::string spec_device_name(const std::string& spec_id, double mps_percentage);
