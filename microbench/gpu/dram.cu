@@ -5,10 +5,13 @@
 // configuration. An MPS partition has fewer SMs, each of which must then keep more bytes in
 // flight: the configurations that win there are not those that win on the whole GPU. A
 // vectorized elementwise add (c = a + b, float4) is measured the same way, as the yardstick
-// the three must reach, and the runtime's device-to-device copy for comparison.
+// the three must reach, and the runtime's device-to-device copy for comparison. The copy is
+// also screened over variants of its own (more block shapes and, from compute capability 9.0,
+// bulk copies by the TMA unit through shared memory): it must reach the runtime's copy (issue 31).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "characterizers.hpp"
 #include "pattern.hpp"
@@ -114,6 +117,80 @@ __global__ void __launch_bounds__(kBlockThreads) dram_copy_kernel(const uint4* i
       [&](size_t i) { out[i] = in[i]; });
 }
 
+#if ROOFCAST_BACKEND_CUDA
+// The copy by the Hopper bulk-copy (TMA) unit, no data in registers: one thread per block loads
+// chunks of kStageBytes from global into kStages shared-memory stages (cp.async.bulk, each stage
+// completing on its mbarrier), stores each loaded stage back to global (cp.async.bulk from
+// shared, in bulk async-groups) and refills the stage as soon as that store has read it. Every
+// chunk is one request of 16 to 64 KiB of consecutive bytes, so the SM keeps up to
+// kStages x kStageBytes in flight per block without a register per byte. kLayout: blocked = the
+// grid's blocks take the chunks in turn; chunked = each block a run of consecutive chunks.
+__device__ __forceinline__ uint32_t shared_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+template <Layout kLayout, int kStageBytes, int kStages>
+__global__ void __launch_bounds__(1) dram_bulk_copy_kernel(const uint4* in, uint4* out, size_t vectors) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ __align__(128) unsigned char stage_memory[];
+  __shared__ __align__(8) uint64_t loaded[kStages];  // mbarrier of each stage: its load completed
+  const size_t bytes = vectors * 16;
+  const size_t chunks = (bytes + kStageBytes - 1) / kStageBytes;
+  size_t first = blockIdx.x, step = gridDim.x, last = chunks;
+  if constexpr (kLayout == Layout::chunked) {
+    const size_t per_block = (chunks + gridDim.x - 1) / gridDim.x;
+    first = blockIdx.x * per_block, step = 1, last = first + per_block < chunks ? first + per_block : chunks;
+  }
+  const size_t count = first < last ? (last - first + step - 1) / step : 0;  // this block's chunks
+
+  for (int s = 0; s < kStages; ++s)
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(&loaded[s])) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");  // visible to the bulk-copy unit
+  // The k-th chunk of this block: its offset in the buffers and its size (the last may be short).
+  auto offset_of = [&](size_t k) { return (first + k * step) * kStageBytes; };
+  auto size_of = [&](size_t k) {
+    const size_t left = bytes - offset_of(k);
+    return static_cast<uint32_t>(left < static_cast<size_t>(kStageBytes) ? left : kStageBytes);
+  };
+  // Loads the k-th chunk into stage k % kStages.
+  auto load = [&](size_t k) {
+    const size_t offset = offset_of(k);
+    const uint32_t size = size_of(k);
+    const uint32_t barrier = shared_address(&loaded[k % kStages]);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier), "r"(size) : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     shared_address(stage_memory + (k % kStages) * kStageBytes)),
+                 "l"(reinterpret_cast<const unsigned char*>(in) + offset), "r"(size), "r"(barrier)
+                 : "memory");
+  };
+  for (size_t k = 0; k < count && k < kStages; ++k) load(k);
+  for (size_t k = 0; k < count; ++k) {
+    // The stage's (k / kStages)-th load: mbarrier phases alternate parity 0, 1, 0, ...
+    const uint32_t barrier = shared_address(&loaded[k % kStages]), parity = (k / kStages) & 1;
+    uint32_t done = 0;
+    while (!done)
+      asm volatile(
+          "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+          : "=r"(done)
+          : "r"(barrier), "r"(parity)
+          : "memory");
+    const size_t offset = offset_of(k);
+    const uint32_t size = size_of(k);
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(
+                     reinterpret_cast<unsigned char*>(out) + offset),
+                 "r"(shared_address(stage_memory + (k % kStages) * kStageBytes)), "r"(size)
+                 : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    if (k + kStages < count) {
+      asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");  // the store has read the stage
+      load(k + kStages);
+    }
+  }
+  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");  // every store written
+#endif
+}
+#endif
+
 __device__ __forceinline__ float4 as_float4(uint4 v) {
   return {__uint_as_float(v.x), __uint_as_float(v.y), __uint_as_float(v.z), __uint_as_float(v.w)};
 }
@@ -164,6 +241,8 @@ struct Variant {
   void (*write)(int blocks, uint4*, size_t, uint32_t);
   void (*copy)(int blocks, const uint4*, uint4*, size_t);
   void (*add)(int blocks, const uint4*, uint4*, size_t);  // c = a + b over `size_t` vectors of each
+  int bulk_stage_bytes = 0;  // a bulk (TMA) copy: bytes per stage and chunk (0: threads copy)
+  int bulk_stages = 0;
 };
 
 // Read, write, copy and add kernels with kUnroll accesses in flight per thread and stream.
@@ -204,15 +283,50 @@ Variant make_copy_variant() {
   return v;
 }
 
-// Grid sizes tried: one, two and eight waves, and one unrolled trip per thread.
+#if ROOFCAST_BACKEND_CUDA
+// A bulk (TMA) copy variant, registered on compute capability 9.0 and later only, where its
+// kernel was compiled for sm_90 or later (the kernel of an older PTX target copies nothing).
+template <Layout kLayout, int kStageBytes, int kStages>
+std::optional<Variant> make_bulk_copy_variant(const Context& context) {
+  auto* const kernel = &dram_bulk_copy_kernel<kLayout, kStageBytes, kStages>;
+  constexpr int kSharedBytes = kStageBytes * kStages;
+  if (context.compute_major < 9) return std::nullopt;
+  cudaFuncAttributes attributes{};
+  ROOFCAST_GPU_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  if (attributes.ptxVersion < 90) return std::nullopt;
+  ROOFCAST_GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+  ROOFCAST_GPU_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                          cudaSharedmemCarveoutMaxShared));
+  Variant v{kLayout, Hint::none, 1, 1, 0, nullptr, nullptr, nullptr, nullptr, kStageBytes, kStages};
+  ROOFCAST_GPU_CHECK(max_active_blocks(&v.blocks_per_sm, kernel, 1, kSharedBytes));
+  if (v.blocks_per_sm < 1) return std::nullopt;
+  v.copy = [](int blocks, const uint4* in, uint4* out, size_t n) {
+    dram_bulk_copy_kernel<kLayout, kStageBytes, kStages><<<blocks, 1, kSharedBytes>>>(in, out, n);
+    ROOFCAST_GPU_CHECK_LAUNCH("dram_bulk_copy_kernel");
+  };
+  return v;
+}
+#endif
+
+// Vectors a block copies in one trip: an unrolled access of each thread, or its bulk stages.
+size_t vectors_per_block_trip(const Variant& v) {
+  return v.bulk_stage_bytes ? static_cast<size_t>(v.bulk_stage_bytes) / 16 * v.bulk_stages
+                            : static_cast<size_t>(v.threads) * v.unroll;
+}
+
+// Grid sizes tried: one, two and eight waves, and one trip per block (an unrolled access per thread).
 std::vector<int> grid_sizes(const Context& context, const Variant& v, size_t vectors) {
   const int wave = context.sm_count * v.blocks_per_sm;
-  const size_t cover =
-      (vectors + static_cast<size_t>(v.threads) * v.unroll - 1) / (static_cast<size_t>(v.threads) * v.unroll);
+  const size_t cover = (vectors + vectors_per_block_trip(v) - 1) / vectors_per_block_trip(v);
   return {wave, 2 * wave, 8 * wave, static_cast<int>(std::min<size_t>(cover, 1u << 30))};
 }
 
 std::string describe(const Variant& v, int blocks, size_t bytes) {
+  if (v.bulk_stage_bytes)
+    return fmt::format(
+        "{} MiB, {} blocks x 1 thread, bulk copies (TMA, cp.async.bulk) through {} shared-memory stages of {} KiB, {}",
+        bytes >> 20, blocks, v.bulk_stages, v.bulk_stage_bytes >> 10,
+        v.layout == Layout::chunked ? "each block a run of chunks of its own" : "chunks taken by the blocks in turn");
   const char* hint = v.hint == Hint::evict_first                      ? ", evict-first hints"
                      : v.hint == Hint::prefetch_l2                    ? ", 256-byte L2 fetches"
                      : v.hint == Hint::prefetch_l2_evict_first_stores ? ", 256-byte L2 fetches, evict-first stores"
@@ -262,6 +376,26 @@ std::string check_mismatches(const DeviceBuffer<uint4>& buffer, uint32_t seed) {
   return wrong ? fmt::format("{} of {} 16-byte vectors hold a wrong value", wrong, buffer.size()) : "";
 }
 
+#if ROOFCAST_BACKEND_CUDA
+// The bench's buffers hold whole chunks of every bulk copy: this copies 5 chunks and 3 vectors
+// (a short sixth chunk) on grids of 1, 2 and 7 blocks (a block with more chunks than stages,
+// fewer, or none), and throws VerificationError where a vector is wrong.
+void check_bulk_copy_edges(const Variant& v) {
+  const size_t vectors = 5 * static_cast<size_t>(v.bulk_stage_bytes) / 16 + 3;
+  DeviceBuffer<uint4> in(vectors), out(vectors);
+  fill_pattern(in, kSeed);
+  for (const int blocks : {1, 2, 7}) {
+    out.poison();
+    v.copy(blocks, in.data(), out.data(), vectors);
+    if (const std::string problem = check_mismatches(out, kSeed); !problem.empty())
+      throw VerificationError(fmt::format(
+          "DRAM copy (dram_copy_gbps): bulk copy of {} bytes by {} blocks, {} stages of {} KiB{}: {}", vectors * 16,
+          blocks, v.bulk_stages, v.bulk_stage_bytes >> 10, v.layout == Layout::chunked ? ", a run per block" : "",
+          problem));
+  }
+}
+#endif
+
 }  // namespace
 
 std::vector<Measurement> characterize_dram(const Context& context) {
@@ -294,8 +428,9 @@ std::vector<Measurement> characterize_dram(const Context& context) {
       make_variant<Layout::blocked, Hint::evict_first, 16>(),
       make_variant<Layout::blocked, Hint::prefetch_l2_evict_first_stores, 16>()};
   // The copy alone also tries blocks that each sweep a part of the buffer of their own, other
-  // block sizes and more bytes in flight per thread (up to 512): on an H200 the variants above
-  // stopped 2 % short of cudaMemcpy (4182 against 4270 GB/s), which moves the same bytes.
+  // block sizes (one vector per thread in blocks of 128 and 256 too, a grid covering the buffer)
+  // and more bytes in flight per thread (up to 512): on an H200 the variants above stopped 2 %
+  // short of cudaMemcpy (4182 against 4270 GB/s), which moves the same bytes.
   std::vector<Variant> copy_variants = variants;
   for (const Variant& v : {make_copy_variant<Layout::chunked, Hint::none, 4, kThreads>(),
                            make_copy_variant<Layout::chunked, Hint::evict_first, 8, kThreads>(),
@@ -304,8 +439,22 @@ std::vector<Measurement> characterize_dram(const Context& context) {
                            make_copy_variant<Layout::blocked, Hint::evict_first, 8, 256>(),
                            make_copy_variant<Layout::blocked, Hint::evict_first, 8, 1024>(),
                            make_copy_variant<Layout::interleaved, Hint::evict_first, 1, 1024>(),
-                           make_copy_variant<Layout::blocked, Hint::evict_first, 32, 128>()})
+                           make_copy_variant<Layout::blocked, Hint::evict_first, 32, 128>(),
+                           make_copy_variant<Layout::interleaved, Hint::none, 1, 256>(),
+                           make_copy_variant<Layout::interleaved, Hint::none, 1, 128>()})
     copy_variants.push_back(v);
+#if ROOFCAST_BACKEND_CUDA
+  // From compute capability 9.0: the bulk-copy (TMA) unit moves the bytes, in chunks of 16 to
+  // 64 KiB of consecutive addresses, with up to 192 KiB in flight per SM and no register traffic.
+  for (const std::optional<Variant>& v : {make_bulk_copy_variant<Layout::blocked, 16 << 10, 4>(context),
+                                          make_bulk_copy_variant<Layout::chunked, 16 << 10, 4>(context),
+                                          make_bulk_copy_variant<Layout::blocked, 32 << 10, 2>(context),
+                                          make_bulk_copy_variant<Layout::blocked, 64 << 10, 2>(context)})
+    if (v) {
+      check_bulk_copy_edges(*v);
+      copy_variants.push_back(*v);
+    }
+#endif
   int max_blocks = 0;
   for (const auto& v : variants)
     for (const int blocks : grid_sizes(context, v, vectors)) max_blocks = std::max(max_blocks, blocks);
