@@ -30,8 +30,10 @@ step_build() {
   for t in ${BUILD_TARGETS:-}; do
     if [[ $t == gpu-tests ]]; then
       targets+=("${gpu_test_targets[@]}")
-      # Only where find_package(MPI) found MPI.
-      ninja -C build-gpu -t targets all 2>/dev/null | grep -q '^collector_mpi_gpu_tests:' && targets+=(collector_mpi_gpu_tests)
+      # Only where find_package(MPI) found MPI. Not `grep -q`: it stops reading at the first
+      # match, ninja dies of SIGPIPE, and pipefail then said "no MPI test" (an H200 run built none).
+      ninja -C build-gpu -t targets all 2>/dev/null | grep '^collector_mpi_gpu_tests:' >/dev/null &&
+        targets+=(collector_mpi_gpu_tests)
     else
       targets+=("$t")
     fi
