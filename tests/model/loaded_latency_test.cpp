@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -161,4 +162,76 @@ TEST_CASE("loaded latency: --ablation can switch it off") {
   REQUIRE(it != names.end());
   PipesTerms terms;
   CHECK(terms.*(it->term));
+}
+
+TEST_CASE("loaded latency: a one-wave launch whose loads do not queue waits for each load's slowest line") {
+  const DeviceRates r = rates_of_100_sms();
+  // 16 lines per load, 3/4 of them in L1: all 16 hit there only 0.75^16 = 1 % of the time. The
+  // 4 missed lines' reads hit L2 half the time: 1 - 0.5^4 = 94 % of the loads wait for DRAM,
+  // on 2 / 0.9375 lines.
+  WarpWaits w = l2_hits(16);
+  w.l1_hit_share = 0.75;
+  w.lines_per_global_load = 16;
+  w.l2_read_hit_share = 0.5;
+  const double all_l1 = std::pow(0.75, 16), any_dram = 1 - std::pow(0.5, 4);
+  const double dram_ns = 500 * (1 + (2 / any_dram - 1) / 31 * (1000.0 / 500 - 1));
+  const double l2_ns = 200 + 3 * 32 / 64.0;
+  const double slowest = all_l1 * 30 + (1 - all_l1) * ((1 - any_dram) * l2_ns + any_dram * dram_ns);
+  LaunchLoad idle;
+  idle.one_wave = true;
+  idle.busy_sms = 32;
+  const LoadedLatency few = loaded_load_latency(w, r, 100, 4, idle);
+  CHECK(few.slowest_ns == Approx(slowest));
+  CHECK(few.slowest_applies);
+  CHECK(few.ns == Approx(slowest));
+  // The per-sector mix it replaces is far less: 0.75 x 30 + 0.25 x (200 + 15 x 32 / 64).
+  CHECK(few.unloaded_ns == Approx(0.75 * 30 + 0.25 * (200 + 15 * 32 / 64.0)));
+  // More waves than one: the throughput costs hold the time, the per-sector mix stays.
+  LaunchLoad waves = idle;
+  waves.one_wave = false;
+  CHECK(loaded_load_latency(w, r, 100, 4, waves).ns == Approx(few.unloaded_ns));
+  // 64 warps missing L1: 64 x 16 x 32 bytes in flight, 2.56 x what the SM's L2 share holds in
+  // an L2 latency (64 x 200): queueing, so the cap stays Little's law's.
+  WarpWaits missing_l1 = w;
+  missing_l1.l1_hit_share = 0;
+  const LoadedLatency busy = loaded_load_latency(missing_l1, r, 100, 64, idle);
+  CHECK(busy.load == Approx(64 * 16 * 32 / (64 * 200.0)));
+  CHECK_FALSE(busy.slowest_applies);
+  CHECK(busy.ns == Approx(std::max(busy.unloaded_ns, busy.bandwidth_ns)));
+  // Without the lines or the reads' hit share (older profiles) the per-sector mix stays.
+  w.l2_read_hit_share = -1;
+  CHECK(loaded_load_latency(w, r, 100, 4, idle).slowest_ns == 0);
+  CHECK(loaded_load_latency(w, r, 100, 4, idle).ns == Approx(few.unloaded_ns));
+}
+
+TEST_CASE("loaded latency: lines per load from the sectors and the access width, and the reads' L2 hit share") {
+  KernelRecord k;
+  k.name = "merge";
+  k.invocations = 1;
+  KernelCounters c;
+  // 4-byte accesses: a full warp's coalesced load is 4 sectors on one line; 18 sectors per load
+  // are that line and 14 scattered sectors, each on a line of its own.
+  c.extra = {{"smsp__inst_executed_op_global_ld.sum", 1000},
+             {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum", 13500},
+             {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", 4500},
+             {"smsp__sass_inst_executed_op_memory_32b.sum", 2000},
+             {"lts__t_sectors_srcunit_tex_op_read.sum", 4500},
+             {"lts__t_sectors_srcunit_tex_op_write.sum", 9000}};
+  c.thesis.dram_read_transactions = 2700;
+  k.description = c;
+  const KernelWork work = kernel_work_of(k);
+  CHECK(work.waits.sectors_per_global_load == Approx(18));
+  CHECK(work.waits.lines_per_global_load == Approx(1 + 14));
+  CHECK(work.waits.l2_read_hit_share == Approx(1 - 2700 / 4500.0));
+  // 16-byte accesses, 16 sectors per load: coalesced, 4 lines.
+  c.extra["smsp__sass_inst_executed_op_memory_32b.sum"] = 0;
+  c.extra["smsp__sass_inst_executed_op_memory_128b.sum"] = 2000;
+  c.extra["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"] = 11500;
+  k.description = c;
+  CHECK(kernel_work_of(k).waits.lines_per_global_load == Approx(4));
+  // Without the width counters: unknown.
+  c.extra.erase("smsp__sass_inst_executed_op_memory_128b.sum");
+  c.extra.erase("smsp__sass_inst_executed_op_memory_32b.sum");
+  k.description = c;
+  CHECK(kernel_work_of(k).waits.lines_per_global_load == 0);
 }

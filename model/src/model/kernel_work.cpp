@@ -1,6 +1,8 @@
 #include "roofcast/model/kernel_work.hpp"
 
+#include <algorithm>
 #include <array>
+#include <utility>
 #include <string_view>
 
 namespace roofcast {
@@ -118,6 +120,25 @@ double hit_share(const std::map<std::string, double>& extra, std::string_view hi
   return hit + miss > 0 ? hit / (hit + miss) : -1;
 }
 
+// Lines one global load touches, from its sectors and the kernel's mean access width: a full
+// warp's coalesced access needs 32 x width bytes, in sectors of 32 bytes and lines of four; the
+// sectors beyond that are each on a line of their own (lanes scattered). 0 without the counters.
+double lines_per_global_load(const std::map<std::string, double>& extra, double sectors) {
+  constexpr std::array<std::pair<const char*, double>, 5> widths{{{"smsp__sass_inst_executed_op_memory_8b.sum", 1},
+                                                                  {"smsp__sass_inst_executed_op_memory_16b.sum", 2},
+                                                                  {"smsp__sass_inst_executed_op_memory_32b.sum", 4},
+                                                                  {"smsp__sass_inst_executed_op_memory_64b.sum", 8},
+                                                                  {"smsp__sass_inst_executed_op_memory_128b.sum", 16}}};
+  double instructions = 0, bytes = 0;
+  for (const auto& [counter, width] : widths) {
+    instructions += value_or(extra, counter);
+    bytes += width * value_or(extra, counter);
+  }
+  if (instructions <= 0 || sectors <= 0) return 0;
+  const double coalesced_sectors = std::max(1.0, 32 * bytes / instructions / 32);
+  return std::min(sectors, std::max(1.0, std::min(coalesced_sectors, sectors) / 4) + std::max(0.0, sectors - coalesced_sectors));
+}
+
 void add_wait_counters(const KernelCounters& counters, KernelWork& work) {
   const auto& extra = counters.extra;
   WarpWaits& waits = work.waits;
@@ -141,6 +162,12 @@ void add_wait_counters(const KernelCounters& counters, KernelWork& work) {
                                     global_loads;
   waits.l2_hit_share =
       hit_share(extra, "lts__t_sectors_srcunit_tex_lookup_hit.sum", "lts__t_sectors_srcunit_tex_lookup_miss.sum");
+  waits.lines_per_global_load = lines_per_global_load(extra, waits.sectors_per_global_load);
+  // The reads' own L2 hit share: stores allocate in L2 and count as lookup hits, which a load
+  // never waits for. (The profile's replay starts with a flushed L2: its misses are a cold launch's.)
+  const double l2_read_sectors = value_or(extra, "lts__t_sectors_srcunit_tex_op_read.sum");
+  if (l2_read_sectors > 0)
+    waits.l2_read_hit_share = std::clamp(1 - counters.thesis.dram_read_transactions / l2_read_sectors, 0.0, 1.0);
 }
 
 // Without pipe counters: each thesis instruction class goes to the pipe that executes it

@@ -211,7 +211,13 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
   std::vector<std::string> notes;
   LoadedLatency loaded;
   if (loaded_latency) {
-    loaded = loaded_load_latency(work.waits, rates, sms, resident_warps_per_sm);
+    // A launch that fits on the target at once: its warps' serial chains are the kernel's time.
+    LaunchLoad launch;
+    launch.one_wave = std::all_of(kernel.launch_shapes.begin(), kernel.launch_shapes.end(), [&](const LaunchShape& s) {
+      return s.blocks() <= sms * occupancy_of(s, device.occupancy).blocks_per_sm;
+    });
+    launch.busy_sms = std::min(sms, most->blocks());
+    loaded = loaded_load_latency(work.waits, rates, sms, resident_warps_per_sm, launch);
     if (loaded.ns <= 0) notes.push_back("no L2 bandwidth or hit counters: loaded load latency not modelled");
     t.loaded_load_ns = loaded.ns;
   }

@@ -325,6 +325,7 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
     if (p.l2_residency.resident) {
       KernelWork timed = work;
       timed.waits.l2_hit_share = 1;
+      timed.waits.l2_read_hit_share = 1;
       p.latency = latency_term_of(kernel, timed, device, rates, terms.loaded_latency, refill, terms.reference_time);
     } else {
       p.latency = latency_term_of(kernel, work, device, rates, terms.loaded_latency, refill, terms.reference_time);

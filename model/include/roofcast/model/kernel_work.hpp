@@ -26,6 +26,10 @@ struct WarpWaits {
   // Sectors one global load instruction touches (1-4 coalesced, 32 when every lane reads its own line); 0 when not recorded.
   double sectors_per_global_load = 0;
   double l2_hit_share = -1;
+  // Lines one global load touches (from its sectors and the access width); 0 when not recorded.
+  double lines_per_global_load = 0;
+  // Share of the SMs' L2 read sectors that hit L2 (1 - DRAM reads / L2 reads); < 0 unknown.
+  double l2_read_hit_share = -1;
 };
 
 // What a kernel asks of each part of an SM and of the memory system, totals over its
