@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "roofcast/formats/json_text.hpp"
@@ -337,6 +338,23 @@ TEST_CASE("write_json_number is fmt's shortest form, a whole number marked with 
   CHECK(roofcast_number(9007199254740992.0) == "9007199254740992.0");
   CHECK(roofcast_number(1234567890123456.8) == "1234567890123456.8");
   CHECK(nlohmann_number(1.5e15) == "1.5e+15");
+}
+
+TEST_CASE("write_json_number is fmt's {} with .0 after a whole number, whole numbers near 2^53 and -0.0 included") {
+  // Whole numbers below 2^53 are written as integers (no shortest-digits search): the same bytes.
+  std::vector<double> numbers = roofcast::test::doubles_of_every_magnitude(15, 100000, 100000, 2000);
+  for (const double scale : {1.0, -1.0})
+    for (int e = 0; e <= 70; ++e)
+      for (const double offset : {-2.0, -1.0, 0.0, 1.0, 2.0, 0.5})
+        numbers.push_back(scale * (std::ldexp(1.0, e) + offset));
+  for (const double whole : {-0.0, 9007199254740991.0, 9007199254740993.0, 1e15 - 1, 1e16 - 2, 1e16, 1e22, 3.5e18})
+    numbers.push_back(whole);
+  for (const double number : numbers) {
+    std::string expected = fmt::format("{}", number);
+    if (expected.find_first_of(".e") == std::string::npos) expected += ".0";
+    INFO(expected);
+    CHECK(roofcast_number(number) == expected);
+  }
 }
 
 TEST_CASE("write_json_number writes the shortest digits where nlohmann's grisu2 writes longer ones") {

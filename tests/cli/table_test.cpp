@@ -85,10 +85,16 @@ TEST_CASE("a CsvWriter streams the rows render_csv writes for a table") {
   CHECK(streamed.str() == roofcast::render_csv(table));
 }
 
-TEST_CASE("CsvLine writes numbers as fmt's \"{}\" does, over doubles of every magnitude") {
+TEST_CASE("CsvLine writes numbers as fmt's \"{}\" does, over doubles of every magnitude and whole numbers near 2^53") {
   std::vector<double> numbers = roofcast::test::doubles_of_every_magnitude(14, 200000, 100000, 1000);
   numbers.insert(numbers.end(), {0.0, -0.0, 1.0, -1.0, 100.0, 0.5, 1e-4, 1.5e-4, 1e-5, 1e15, 1e16, 1e17,
-                                 1234567890123456.0, 12345678901234567.0, 5e-324, 1.7976931348623157e308});
+                                 1234567890123456.0, 12345678901234567.0, 5e-324, 1.7976931348623157e308,
+                                 9007199254740991.0, 9007199254740993.0, 1e15 - 1, 1e16 - 2, 3.5e18});
+  // Whole numbers below 2^53 are written as integers (no shortest-digits search): the same bytes.
+  for (const double scale : {1.0, -1.0})
+    for (int e = 0; e <= 70; ++e)
+      for (const double offset : {-2.0, -1.0, 0.0, 1.0, 2.0, 0.5})
+        numbers.push_back(scale * (std::ldexp(1.0, e) + offset));
   for (const double number : numbers) {
     std::string text;
     roofcast::CsvLine(text).number(number);
