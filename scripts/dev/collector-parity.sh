@@ -7,7 +7,8 @@
 #            the same buffers, and the copy configuration the bench kept,
 #  3. profile  `roofcast profile` (default --runs auto, --sample 5, full metric set) against `ncu` with
 #            the same 101 metrics, --cache-control all --clock-control none, on the same launches:
-#            --filter-mode per-launch-config -c 5, the first 5 of each kernel and launch shape (what
+#            --filter-mode per-launch-config -c 5 --kernel-name-base mangled, the first 5 of each
+#            kernel (template instances apart) and launch shape (what
 #            roofcast's sample takes in its first run; the launches roofcast profiles beyond them to
 #            spread its sample over the run are its own cost), wall time of each and their ratio, on
 #            the collector corpus programs, pytorch_ops and three one-op PyTorch programs

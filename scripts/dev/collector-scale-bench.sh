@@ -15,8 +15,10 @@
 #     torch_OP is workloads/pytorch_ops.py --op OP alone in its process (--warmups 2 --repeats 5,
 #     its defaults: 8 launches of the op), e.g. torch_matmul_fp32, torch_layernorm, torch_softmax.
 #     NCU_FILTER=per-launch-config: ncu profiles the first NCU_SAMPLE (5) launches of each kernel and
-#     launch shape (--filter-mode per-launch-config -c 5: roofcast's --sample 5 per shape) instead of
-#     the first N launches of the program.
+#     launch shape (--filter-mode per-launch-config -c 5 --kernel-name-base mangled: roofcast's
+#     --sample 5 per shape; with ncu's default name base, template instances of one function share
+#     a launch configuration and ncu profiles fewer launches than roofcast: 99 against 119 in
+#     pytorch_ops) instead of the first N launches of the program.
 # Usage: scripts/dev/collector-scale-bench.sh [BUILD] [RESULTS]   PARTS="scale sample ncu" picks parts
 # (default "scale sample").
 set -uo pipefail
@@ -123,7 +125,7 @@ if [[ $PARTS == *" ncu "* ]]; then
     rc_r=$?; t1=$(now); roof=$(elapsed $t0 $t1)
     read -r launches profiled < <(python3 -c "import json,sys; k=json.load(open(sys.argv[1]))['kernels']; print(sum(x['invocations'] for x in k), sum(x.get('profiled_invocations', x['invocations']) for x in k))" "$N/$w-roofcast.json" 2>/dev/null || echo "0 0")
     if [[ ${NCU_FILTER:-first} == per-launch-config ]]; then
-      ncu_launches_filter=(--filter-mode per-launch-config -c "${NCU_SAMPLE:-5}")
+      ncu_launches_filter=(--filter-mode per-launch-config -c "${NCU_SAMPLE:-5}" --kernel-name-base mangled)
     else
       ncu_launches_filter=(-c "$profiled")
     fi
