@@ -371,7 +371,18 @@ void JsonWriter::end_array() { close(']'); }
 
 void JsonWriter::value(double number) {
   char* out = before_value(kMaxJsonNumberChars);
-  wrote_to(std::isfinite(number) ? write_json_number(number, out) : std::copy_n("null", 4, out));
+  if (!std::isfinite(number)) {
+    wrote_to(std::copy_n("null", 4, out));
+    return;
+  }
+  const auto bits = std::bit_cast<uint64_t>(number);
+  RecentNumber& recent = recent_numbers_[(bits * 0x9e3779b97f4a7c15u) >> (64 - kRecentNumberBits)];
+  if (recent.size == 0 || recent.bits != bits) {
+    recent.bits = bits;
+    recent.size = static_cast<size_t>(write_json_number(number, recent.text.data()) - recent.text.data());
+  }
+  std::memcpy(out, recent.text.data(), recent.text.size());  // the whole slot: a copy of fixed size
+  wrote_to(out + recent.size);
 }
 
 void JsonWriter::value(std::int64_t number) {

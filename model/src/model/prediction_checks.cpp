@@ -10,9 +10,8 @@
 
 namespace roofcast {
 
-void check_predicted_value(double value, std::string_view field, const std::string& kernel,
-                           const std::string& device) {
-  if (std::isfinite(value) && value >= 0) return;
+void throw_bad_predicted_value(double value, std::string_view field, const std::string& kernel,
+                               const std::string& device) {
   throw InputError(fmt::format("kernel \"{}\" on device \"{}\": {} is {}, not a finite number >= 0; the profile or "
                                "device holds values beyond what the model computes with (docs/formats.md, numbers "
                                "every reader accepts)",

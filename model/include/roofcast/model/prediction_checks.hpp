@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <string_view>
 
@@ -15,7 +16,13 @@ namespace roofcast {
 // so a command fails rather than print NaN, inf or a negative time.
 void check_prediction(const ThesisPrediction& p, const std::string& kernel, const std::string& device);
 void check_prediction(const PipesPrediction& p, const std::string& kernel, const std::string& device);
-void check_predicted_value(double value, std::string_view field, const std::string& kernel,
-                           const std::string& device);
+// Throws the InputError above for `value`, which is not a finite number >= 0.
+[[noreturn, gnu::cold]] void throw_bad_predicted_value(double value, std::string_view field, const std::string& kernel,
+                                                      const std::string& device);
+// Inline: every prediction checks a dozen values, and almost none fails.
+inline void check_predicted_value(double value, std::string_view field, const std::string& kernel,
+                                  const std::string& device) {
+  if (!std::isfinite(value) || value < 0) throw_bad_predicted_value(value, field, kernel, device);
+}
 
 }  // namespace roofcast

@@ -230,6 +230,17 @@ class JsonWriter {
   void write_plain(std::string_view text);  // a value that is its own text (number, literal)
   void write_string(std::string_view text);
 
+  // The text of numbers written lately (write_json_number's), by their bits, in a slot chosen
+  // by a hash of them: a kernel's own numbers (its parameters, its work) come again in its
+  // prediction on every device, and a look-up costs a tenth of the shortest form's search.
+  struct RecentNumber {
+    uint64_t bits = 0;
+    size_t size = 0;  // 0: an empty slot
+    std::array<char, kMaxJsonNumberChars> text;
+  };
+  static constexpr size_t kRecentNumberBits = 8;  // 256 slots
+  std::array<RecentNumber, size_t{1} << kRecentNumberBits> recent_numbers_{};
+
   std::ostream* out_;  // null: the text is held for take_text()
   JsonText text_;  // written to out_ in pieces of about kFlushBytes
   // The open levels are levels_[0, depth_); those above stay, their saved_key's storage kept
