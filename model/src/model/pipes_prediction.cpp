@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -22,7 +23,7 @@ constexpr double kWarpSize = 32;
 // Giga-things at giga-things per second, in milliseconds.
 double ms_of(double amount, double giga_per_second) { return amount / (giga_per_second * 1e9) * 1e3; }
 
-double cost_named(const std::vector<PipesCost>& costs, const std::string& name) {
+double cost_named(const std::vector<PipesCost>& costs, std::string_view name) {
   for (const auto& c : costs)
     if (c.name == name) return c.ms;
   return 0;
