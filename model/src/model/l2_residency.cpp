@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 namespace roofcast {
@@ -41,7 +42,7 @@ L2Residency l2_residency_of(const KernelRecord& kernel, const KernelWork& work, 
   r.known = true;
   r.resident = r.footprint_bytes <= device.l2_bytes;
   if (r.resident)
-    r.note = fmt::format("{:.1f} MB touched per launch fits in the {:.1f} MB L2: DRAM traffic served by L2",
+    r.note = fmt::format(FMT_COMPILE("{:.1f} MB touched per launch fits in the {:.1f} MB L2: DRAM traffic served by L2"),
                          r.footprint_bytes * 1e-6, device.l2_bytes * 1e-6);
   return r;
 }
