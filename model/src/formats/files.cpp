@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <iostream>
 #include <sstream>
 #include <system_error>
@@ -179,9 +180,10 @@ std::string read_text_file(const fs::path& path) {
     in.read(text.data(), static_cast<std::streamsize>(size));
     text.resize(static_cast<size_t>(in.gcount()));
   }
-  std::vector<char> chunk(1 << 20);
-  while (in && (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0))
-    text.append(chunk.data(), static_cast<size_t>(in.gcount()));
+  constexpr size_t kChunkBytes = 1 << 20;
+  const auto chunk = std::make_unique_for_overwrite<char[]>(kChunkBytes);  // read over: not zeroed first
+  while (in && (in.read(chunk.get(), static_cast<std::streamsize>(kChunkBytes)) || in.gcount() > 0))
+    text.append(chunk.get(), static_cast<size_t>(in.gcount()));
   if (in.bad()) throw InputError(fmt::format("{}: read failed", printable(path.string())));
   return text;
 }
