@@ -10,12 +10,13 @@
 #include <stdexcept>
 #include <utility>
 
-#include <fmt/compile.h>
 #include <fmt/format.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 #include <nlohmann/json.hpp>
+
+#include "roofcast/output/shortest_number.hpp"
 
 namespace roofcast {
 
@@ -170,21 +171,9 @@ void JsonWriter::check_key_order(const Level& level, std::string_view name) {
 }
 
 char* write_json_number(double number, char* out) {
-  // fmt's shortest form, and ".0" after a whole number, as nlohmann marks a double ("1.0",
-  // "-0.0"). Below 2^53 every integer is a double, and a whole number's shortest form is its own
-  // digits: fmt writes them as an integer, without the search for the shortest digits (a fifth
-  // of a prediction's numbers are whole: zeros, counts). A number with a fraction has a point or
-  // an exponent in its shortest form.
-  constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
-  if (std::abs(number) < kExactIntegers) {
-    const auto whole = static_cast<int64_t>(number);
-    if (static_cast<double>(whole) != number) return fmt::format_to(out, FMT_COMPILE("{}"), number);
-    if (std::signbit(number)) *out++ = '-';  // -0.0 too
-    const fmt::format_int digits(static_cast<uint64_t>(whole < 0 ? -whole : whole));
-    return std::copy_n(".0", 2, std::copy_n(digits.data(), digits.size(), out));
-  }
-  char* end = fmt::format_to(out, FMT_COMPILE("{}"), number);
-  return std::find(out, end, 'e') != end ? end : std::copy_n(".0", 2, end);  // "1e+16", "9007199254740994.0"
+  char* end = write_shortest_number(number, out);
+  // nlohmann marks a whole number that is a double with ".0" ("1.0", "-0.0"): so do we.
+  return std::any_of(out, end, [](char c) { return c == '.' || c == 'e'; }) ? end : std::copy_n(".0", 2, end);
 }
 
 JsonWriter::JsonWriter(size_t depth) : out_(nullptr) {

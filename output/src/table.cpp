@@ -11,10 +11,8 @@
 #include <sstream>
 #include <string_view>
 
-#include <fmt/compile.h>
-#include <fmt/format.h>
-
 #include "roofcast/formats/printable_text.hpp"
+#include "roofcast/output/shortest_number.hpp"
 
 namespace roofcast {
 
@@ -232,18 +230,8 @@ CsvLine& CsvLine::cell(std::string_view text) {
 CsvLine& CsvLine::number(double value) {
   separate();
   if (std::isfinite(value)) {
-    // fmt's shortest round-trip form (Dragonbox), into a buffer: ~12 numbers per prediction.
-    // Below 2^53 a whole number's shortest form is its own digits (fmt writes 1.0 as "1"):
-    // fmt writes them as an integer, without the search for the shortest digits (zeros, counts).
-    constexpr double kExactIntegers = 9007199254740992.0;  // 2^53
-    std::array<char, 32> digits;                            // "-2.2250738585072014e-308": 24 chars at most
-    if (std::abs(value) < kExactIntegers && std::trunc(value) == value) {
-      if (std::signbit(value)) text_ += '-';  // "-0" too
-      const fmt::format_int magnitude(static_cast<uint64_t>(std::abs(value)));
-      text_.append(magnitude.data(), magnitude.size());
-    } else {
-      text_.append(digits.data(), fmt::format_to(digits.data(), FMT_COMPILE("{}"), value));
-    }
+    std::array<char, 32> digits;  // "-2.2250738585072014e-308": 24 chars at most
+    text_.append(digits.data(), write_shortest_number(value, digits.data()));
   } else {
     text_ += "inf";
   }
