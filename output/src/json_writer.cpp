@@ -170,11 +170,7 @@ void JsonWriter::check_key_order(const Level& level, std::string_view name) {
   if (!in_order(last_key(level), name)) throw_key_out_of_order(name, last_key(level));
 }
 
-char* write_json_number(double number, char* out) {
-  char* end = write_shortest_number(number, out);
-  // nlohmann marks a whole number that is a double with ".0" ("1.0", "-0.0"): so do we.
-  return std::any_of(out, end, [](char c) { return c == '.' || c == 'e'; }) ? end : std::copy_n(".0", 2, end);
-}
+char* write_json_number(double number, char* out) { return write_shortest_number(number, out, /*mark_whole=*/true); }
 
 JsonWriter::JsonWriter(size_t depth) : out_(nullptr) {
   for (size_t i = 0; i + 1 < depth; ++i) push_level(true).empty = false;
