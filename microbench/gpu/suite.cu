@@ -147,6 +147,7 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   run_group("L1 and L2", [&] { return characterize_caches(context); });
   run_group("DRAM", [&] { return characterize_dram(context); });
   run_group("DRAM latency", [&] { return characterize_memory_parallelism(context); });
+  run_group("gathers", [&] { return characterize_gathers(context); });
   run_group("arithmetic latency", [&] { return characterize_arithmetic_latency(context); });
   run_group("memory latency", [&] { return characterize_memory_latency(context); });
   run_group("launch overhead", [&] { return characterize_launch(context); });
