@@ -128,9 +128,10 @@ TEST_CASE("global atomics: single-lane atomics on one word at the same-word benc
   // 32 words of one line (4 sectors a request): not one word.
   work.global_atomic_l2_requests = 8e6;
   CHECK(global_atomics_cost(work, rates).one_word_ms == 0);
-  // Spread over slices (the busiest has a tenth): not one word.
-  work = atomic_work(1e5, 1e6);
+  // Spread over 32 slices or more (the busiest has 1/32 or less): not one word.
+  work = atomic_work(1e6 / 32, 1e6);
   work.global_atomic_l2_requests = 1e6;
+  CHECK(one_word_requests(work) == 0);
   CHECK(global_atomics_cost(work, rates).one_word_ms == 0);
   // Without the bench: the slice's bound, as before, and the note says what is missing.
   CHECK_FALSE(has_note(global_atomics_cost(work, rates), "no atomic_global_same_word_gops"));
@@ -140,6 +141,29 @@ TEST_CASE("global atomics: single-lane atomics on one word at the same-word benc
   cost = global_atomics_cost(work, rates);
   CHECK(cost.name == "global atomics (busiest L2 slice)");
   CHECK(has_note(cost, "no atomic_global_same_word_gops on this device"));
+}
+
+TEST_CASE("global atomics: a hot word among scattered atomics queues on its slice") {
+  auto rates = atomic_rates();
+  rates.global_atomics_same_word_gops = 0.5;
+  // A search's claims and appends: 4.2e7 compare-and-swaps on words spread over the slices,
+  // one sector each, and 1.4e7 single-lane appends to one counter. The busiest slice (the
+  // counter's) applied 1.44e7 sectors: the appends and its share of the spread ones.
+  KernelWork work = atomic_work(1.44e7, 5.6e7);
+  work.global_atomic_l2_requests = 5.6e7;
+  // Its cycles beyond the share of the others that 32 slices would give it (the fewest taken).
+  const double appends = 1.44e7 - (5.6e7 - 1.44e7) / 31;
+  CHECK(one_word_requests(work) == Approx(appends));
+  const auto cost = global_atomics_cost(work, rates);
+  CHECK(cost.one_word_ms == Approx(appends * 2e-6));  // 2 ns each at 0.5 G/s
+  CHECK(cost.name == "global atomics (one word)");
+  // The reference's time per request is over those requests, not all of its atomics.
+  KernelRecord k;
+  k.measured_ms = 24;
+  CHECK(one_word_reference_of(k, work).ns_per_request == Approx(24e6 / appends));
+  // Fewer requests than sectors (requests of several sectors: lines, not one word): none.
+  work.global_atomic_l2_requests = 2e7;
+  CHECK(one_word_requests(work) == 0);
 }
 
 TEST_CASE("global atomics: one word's data type bounded by the reference's time per atomic") {

@@ -17,6 +17,11 @@ constexpr double kSectorBytes = 32;
 // applies 8 additions per sector it processes.
 constexpr double kSameAddressBenchAdditionsPerSector = 8;
 
+// No profile names the reference's L2 slice count; NVIDIA GPUs since Volta have 32 or more (an
+// H100 80, an H200 96). With fewer taken, a hot slice's share of spread sectors is taken as
+// larger, and its one-word requests as fewer.
+constexpr double kFewestL2Slices = 32;
+
 // Giga-things at giga-things per second, in milliseconds.
 double ms_of(double amount, double giga_per_second) { return amount / (giga_per_second * 1e9) * 1e3; }
 
@@ -37,7 +42,7 @@ void cost_one_word_per_request(const DeviceRates& rates, const OneWordReference&
   if (reference.clock_mhz > 0 && rates.sm_clock_mhz > 0) measured_ns *= reference.clock_mhz / rates.sm_clock_mhz;
   const double ns = std::clamp(measured_ns, std::min(integer_ns, float_ns), std::max(integer_ns, float_ns));
   cost.notes.push_back(fmt::format("one word: {:.3g} ns per atomic (integer bench {:.3g} ns, float bench {:.3g} ns; the "
-                                   "reference took {:.3g} ns per atomic request in all)",
+                                   "reference took {:.3g} ns per one-word request in all)",
                                    ns, integer_ns, float_ns, measured_ns));
   cost.one_word_ns_per_request = ns;
   cost.one_word_from_reference = true;
@@ -45,13 +50,28 @@ void cost_one_word_per_request(const DeviceRates& rates, const OneWordReference&
 
 }  // namespace
 
+double one_word_requests(const KernelWork& work, bool lanes_on_one_word) {
+  const double requests = work.global_atomic_l2_requests, sectors = work.global_atomic_l2_sectors;
+  const double busiest = work.atomic_busiest_l2_slice_cycles;
+  // One sector per request. (The counters are read in different replay passes: "as many" and
+  // "all on one slice" allow them a thousandth apart.)
+  if (requests <= 0 || sectors <= 0 || busiest <= 0 || requests < 0.999 * sectors) return 0;
+  if (!lanes_on_one_word && requests > work.global_atomic_instructions) return 0;
+  if (busiest >= 0.999 * sectors) return requests;  // all on one slice
+  // A hot word among spread sectors: the busiest slice's cycles beyond its share of the rest.
+  return std::max(0.0, busiest - (sectors - busiest) / (kFewestL2Slices - 1));
+}
+
 OneWordReference one_word_reference_of(const KernelRecord& kernel, const KernelWork& work) {
   OneWordReference reference;
   reference.clock_mhz = work.waits.reference_clock_mhz;
+  // Over its one-word requests where it has them (the bound is read only for those), else all.
+  const double on_one_word = one_word_requests(work);
+  const double requests = on_one_word > 0 ? on_one_word : work.global_atomic_l2_requests;
   if (kernel.reference_ns_per_atomic_request)
     reference.ns_per_request = *kernel.reference_ns_per_atomic_request;
-  else if (kernel.measured_ms && *kernel.measured_ms > 0 && work.global_atomic_l2_requests > 0)
-    reference.ns_per_request = *kernel.measured_ms * 1e6 / work.global_atomic_l2_requests;
+  else if (kernel.measured_ms && *kernel.measured_ms > 0 && requests > 0)
+    reference.ns_per_request = *kernel.measured_ms * 1e6 / requests;
   return reference;
 }
 
@@ -99,23 +119,15 @@ GlobalAtomicsCost global_atomics_cost(const KernelWork& work, const DeviceRates&
       cost.name = "global atomics (scattered sectors)";
     }
   }
-  // Requests that all land on one slice, one sector each, are one word's read-modify-writes in
-  // a row: the same-word bench's pattern (lane 0 of every warp). Lanes of one instruction on
-  // one word go in separate requests and queue on the word the same way (the integer
-  // scatter-add with every lane on one word: 0.73 ns per addition on an H100, the same-word
-  // bench 0.735 ns); with `lanes_on_one_word` off, only single-lane requests (no more requests
-  // than instructions) count. (One slice's counter and the all-slice sums are read in
-  // different replay passes: "all on one slice" allows them a thousandth apart.)
-  const bool one_word = work.global_atomic_l2_requests > 0 &&
-                        work.global_atomic_l2_requests >= work.global_atomic_l2_sectors &&
-                        work.atomic_busiest_l2_slice_cycles >= 0.999 * work.global_atomic_l2_sectors &&
-                        (lanes_on_one_word || work.global_atomic_l2_requests <= work.global_atomic_instructions);
-  if (one_word && rates.global_atomics_same_word_gops <= 0)
+  // One-sector requests on one word are its read-modify-writes in a row: the same-word bench's
+  // pattern (one_word_requests).
+  const double on_one_word = one_word_requests(work, lanes_on_one_word);
+  if (on_one_word > 0 && rates.global_atomics_same_word_gops <= 0)
     cost.notes.push_back("no atomic_global_same_word_gops on this device: atomics on one word at the busiest L2 "
                          "slice's rate");
-  if (one_word && rates.global_atomics_same_word_gops > 0) {
+  if (on_one_word > 0 && rates.global_atomics_same_word_gops > 0) {
     cost_one_word_per_request(rates, reference, cost);
-    cost.one_word_ms = work.global_atomic_l2_requests * cost.one_word_ns_per_request * 1e-6;
+    cost.one_word_ms = on_one_word * cost.one_word_ns_per_request * 1e-6;
     if (cost.one_word_ms > cost.ms) {
       cost.ms = cost.one_word_ms;
       cost.name = "global atomics (one word)";

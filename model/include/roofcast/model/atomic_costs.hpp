@@ -33,11 +33,20 @@ struct GlobalAtomicsCost {
 // What the reference's own run says of its single-lane atomics on one word: a launch took at
 // most its measured time, so one word's read-modify-writes took at most that time per request.
 struct OneWordReference {
-  double ns_per_request = 0;  // the reference's measured time per L2 atomic request; 0 unknown
+  double ns_per_request = 0;  // the reference's measured time per one-word L2 atomic request; 0 unknown
   double clock_mhz = 0;       // the reference's SM clock (0 unknown: taken as the target's)
 };
 
-// The kernel's measured time on the reference per L2 atomic request (its
+// The L2 atomic requests that queue on one word, one after another (0 when none do): one-sector
+// requests all on one slice (lanes of one instruction on one word go in separate requests and
+// queue the same way: the integer scatter-add with every lane on one word takes 0.73 ns per
+// addition on an H100, the same-word bench 0.735 ns), or, where the other requests spread over
+// the slices, the busiest slice's atomic cycles beyond its share of them (a hot word, such as
+// an append counter, among scattered atomics). `lanes_on_one_word` false: only single-lane
+// requests (no more requests than atomic instructions) count.
+double one_word_requests(const KernelWork& work, bool lanes_on_one_word = true);
+
+// The kernel's measured time on the reference per one-word L2 atomic request (its
 // `reference_ns_per_atomic_request` where a re-cut set it); 0 when unknown.
 OneWordReference one_word_reference_of(const KernelRecord& kernel, const KernelWork& work);
 
