@@ -68,6 +68,19 @@ __global__ void __launch_bounds__(kThreads) global_same_word_kernel(uint32_t* wo
     for (int s = 0; s < kStepsPerTrip; ++s) atomicAdd(word, 1u);
 }
 
+// The same with the old value used (ATOMG, as an append counter's `slot = atomicAdd(&count, n)`):
+// each request's result travels back to its SM. The old values a launch returns are the word's
+// values before it, each once: their sum is known (checked).
+__global__ void __launch_bounds__(kThreads) global_same_word_returning_kernel(uint32_t* word, int trips,
+                                                                              uint32_t* warp_sums) {
+  if (threadIdx.x % 32 != 0) return;
+  uint32_t sum = 0;
+  for (int trip = 0; trip < trips; ++trip)
+#pragma unroll
+    for (int s = 0; s < kStepsPerTrip; ++s) sum += atomicAdd(word, 1u);
+  warp_sums[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = sum;
+}
+
 __global__ void __launch_bounds__(kThreads) global_same_word_f32_kernel(float* word, int trips) {
   if (threadIdx.x % 32 != 0) return;
   for (int trip = 0; trip < trips; ++trip)
@@ -216,6 +229,44 @@ std::vector<Measurement> characterize_atomics(const Context& context) {
     };
     w.details = fmt::format("REDG.E.ADD, {} blocks x {} threads, lane 0 of each warp on one word: single-lane "
                             "read-modify-writes of the same word in a row; {} x {} per warp",
+                            blocks, kThreads, trips, kStepsPerTrip);
+    results.push_back(measure(w, context.policy));
+  }
+  {
+    int per_sm = 0;
+    ROOFCAST_GPU_CHECK(max_active_blocks(&per_sm, global_same_word_returning_kernel, kThreads, 0));
+    const int blocks = full_blocks(context, per_sm);
+    const size_t warps = static_cast<size_t>(blocks) * kThreads / 32;
+    DeviceBuffer<uint32_t> word(1), warp_sums(warps);
+    auto launch = [&](long long n) {
+      global_same_word_returning_kernel<<<blocks, kThreads>>>(word.data(), static_cast<int>(n), warp_sums.data());
+      ROOFCAST_GPU_CHECK_LAUNCH("global_same_word_returning_kernel");
+    };
+    const int trips = static_cast<int>(calibrate_iterations(launch, 1, context.target_ms, max_trips));
+    ROOFCAST_GPU_CHECK(memset_bytes(word.data(), 0, word.bytes()));
+    const uint64_t per_launch = static_cast<uint64_t>(warps) * trips * kStepsPerTrip;
+    Workload w{"atomic_global_same_word_returning_gops",
+               "Global atomicAdd returning the old value, lane 0 of every warp on one word", "G/s",
+               static_cast<double>(per_launch)};
+    long long launches = 0;
+    w.launch = [&] {
+      ++launches;
+      launch(trips);
+    };
+    // The last launch started from start = (launches - 1) x per_launch and returned start,
+    // start + 1, ..., start + per_launch - 1, each once (all mod 2^32).
+    w.verify = [&]() -> std::string {
+      uint32_t sum = 0;
+      for (const uint32_t s : warp_sums.to_host()) sum += s;
+      const uint64_t start = static_cast<uint64_t>(launches - 1) * per_launch;
+      const uint64_t pairs = per_launch % 2 == 0 ? (per_launch / 2) * (per_launch - 1) : per_launch * ((per_launch - 1) / 2);
+      const auto expected = static_cast<uint32_t>(per_launch * start + pairs);
+      if (sum != expected) return fmt::format("returned values sum to {:#x}, expected {:#x}", sum, expected);
+      return check_all(word.to_host(), (static_cast<uint64_t>(launches) * per_launch) & 0xFFFFFFFFu);
+    };
+    w.details = fmt::format("ATOMG.E.ADD (the old value summed), {} blocks x {} threads, lane 0 of each warp on one "
+                            "word: single-lane read-modify-writes of the same word in a row, each returning; {} x {} "
+                            "per warp",
                             blocks, kThreads, trips, kStepsPerTrip);
     results.push_back(measure(w, context.policy));
   }
