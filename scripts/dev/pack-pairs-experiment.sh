@@ -7,13 +7,7 @@
 # 50 % and 25 %, and prints the design kernels' median time per launch. The variants' checks fail
 # (their outputs differ); only their times are read.
 # Usage: scripts/dev/pack-pairs-experiment.sh   (nvcc from /usr/local/cuda, sm_90)
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-ROOT=$PWD
-WORK=$(mktemp -d)
-# The MPS daemon first: its pipe folder is under $WORK.
-trap '[[ -n ${CUDA_MPS_PIPE_DIRECTORY:-} ]] && echo quit | nvidia-cuda-mps-control; rm -rf "$WORK"' EXIT
-NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+source "$(dirname "$0")/workload-variants.sh"
 python3 - "$WORK" <<'PY'
 import sys
 work = sys.argv[1]
@@ -33,11 +27,7 @@ for name, text in variants.items():
     open(f"{work}/{name}.cu", "w").write(text)
 PY
 variants="original no-atomic no-stores extra-atomic"
-for v in $variants; do
-  "$NVCC" -O3 -std=c++17 -arch=sm_90 -I"$ROOT/workloads" "$WORK/$v.cu" "$ROOT/workloads/common/workload_support.cpp" \
-    -o "$WORK/$v" &
-done
-wait
+build_variants $(for v in $variants; do echo "$WORK/$v"; done)
 run_all() {
   for v in $variants; do
     # The variants' checks fail, and their programs exit 1: only the times are read.
@@ -48,8 +38,6 @@ run_all() {
 echo "| target | variant | kernel | median ms per launch |"
 echo "|---|---|---|---:|"
 run_all "whole GPU"
-export CUDA_MPS_PIPE_DIRECTORY=$WORK/mps-pipe CUDA_MPS_LOG_DIRECTORY=$WORK/mps-log
-mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
-nvidia-cuda-mps-control -d
+start_mps
 CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50 run_all "MPS 50 %"
 CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=25 run_all "MPS 25 %"
