@@ -300,10 +300,31 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& d
 PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const KernelWork> shared_work,
                               const DeviceProfile& device, const DeviceRates& rates, const PipesTerms& terms) {
   PipesPrediction p;
+  predict_pipes(p, kernel, std::move(shared_work), device, rates, terms);
+  return p;
+}
+
+void predict_pipes(PipesPrediction& p, const KernelRecord& kernel, std::shared_ptr<const KernelWork> shared_work,
+                   const DeviceProfile& device, const DeviceRates& rates, const PipesTerms& terms) {
+  {
+    // Every field as a new prediction has it, but for the storage of its vectors and limiter.
+    std::vector<PipesCost> compute = std::move(p.compute), memory = std::move(p.memory);
+    std::vector<std::string> notes = std::move(p.notes);
+    std::string limiter = std::move(p.limiter);
+    compute.clear();
+    memory.clear();
+    notes.clear();
+    limiter.clear();
+    p = PipesPrediction{};
+    p.compute = std::move(compute);
+    p.memory = std::move(memory);
+    p.notes = std::move(notes);
+    p.limiter = std::move(limiter);
+  }
   p.work = std::move(shared_work);
   p.sm_count = device.sm_count;
   const KernelWork& work = *p.work;
-  // Each vector allocated once, at about its final size (a million predictions in `predict`).
+  // Each vector allocated at about its final size, where it was not already.
   p.notes.reserve(4);
   // The device's notes are shared where device_rates_of made the rates, copied once where a caller did.
   if (rates.shared_notes)
@@ -417,7 +438,6 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
   p.predicted_ms = p.launch_ms + throughput_ms;
   if (p.launch_ms > throughput_ms) p.limiter = "launch";
   check_prediction(p, kernel.name, device.name);
-  return p;
 }
 
 double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,

@@ -75,6 +75,7 @@ void predict_kernels(const Predictor& predictor, const KernelProfile& profile, s
       if (p.measured_ms) p.corrected_error = prediction_error(*p.corrected_ms, *p.measured_ms);
     }
     visit(std::move(p));
+    p.prediction = {};  // unless the visitor kept a share, the model reuses its details' storage next
   });
 }
 

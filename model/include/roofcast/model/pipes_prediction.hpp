@@ -149,6 +149,11 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& d
 // computed once by a caller that predicts many kernels on many devices.
 PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const KernelWork> work,
                               const DeviceProfile& device, const DeviceRates& rates, const PipesTerms& terms = {});
+// The same into `p`, made anew but for the storage of its costs, notes and limiter, kept for
+// this prediction's: a caller that predicts many kernels reuses one prediction's storage rather
+// than allocating it again for each (a million predictions in `predict`).
+void predict_pipes(PipesPrediction& p, const KernelRecord& kernel, std::shared_ptr<const KernelWork> work,
+                   const DeviceProfile& device, const DeviceRates& rates, const PipesTerms& terms = {});
 
 }  // namespace roofcast
 
