@@ -335,8 +335,7 @@ void predict_pipes(PipesPrediction& p, const KernelRecord& kernel, std::shared_p
   p.memory.reserve(4);
 
   if (terms.l2_residency) {
-    p.l2_residency = l2_residency_of(kernel, work, device);
-    if (!p.l2_residency.note.empty()) p.notes.push_back(p.l2_residency.note);
+    p.l2_residency = l2_residency_of(kernel, work, device);  // its note first among this prediction's
   }
   add_compute_costs(kernel, work, rates, terms, p);
   add_memory_costs(work, rates, terms, p);
@@ -353,7 +352,7 @@ void predict_pipes(PipesPrediction& p, const KernelRecord& kernel, std::shared_p
       p.latency = latency_term_of(kernel, work, device, rates, terms.loaded_latency, refill, terms.reference_time);
     }
     p.reference_time.uncapped_latency_ns = p.latency.uncapped_ns_per_instruction;
-    if (!p.latency.note.empty()) p.notes.push_back(p.latency.note);
+    p.latency_note_at = p.notes.size();  // its note here among this prediction's
   }
   // Loads that hit in L2 are not DRAM's to keep in flight.
   if (terms.parallelism && !p.l2_residency.resident)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -132,7 +134,11 @@ struct PipesPrediction {
   std::string limiter;
   // Derived inputs and terms left out: this prediction's own; the kernel's (work->notes) and the
   // device's (device_notes) are shared by its predictions, not copied into each (a million of them).
+  // Two of its own stay where they were made, not copied here: the L2 residency's note (its
+  // first) and the latency term's (after the first `latency_note_at` of `notes`). Read every
+  // note through for_each_note.
   std::vector<std::string> notes;
+  size_t latency_note_at = 0;
   std::shared_ptr<const std::vector<std::string>> device_notes;
   // Every note, the kernel's, then the device's, then this prediction's own.
   template <typename Visit>
@@ -140,7 +146,11 @@ struct PipesPrediction {
     for (const auto& note : kernel_work().notes) visit(note);
     if (device_notes)
       for (const auto& note : *device_notes) visit(note);
-    for (const auto& note : notes) visit(note);
+    if (!l2_residency.note.empty()) visit(l2_residency.note);
+    const size_t before_latency = std::min(latency_note_at, notes.size());
+    for (size_t i = 0; i < before_latency; ++i) visit(notes[i]);
+    if (!latency.note.empty()) visit(latency.note);
+    for (size_t i = before_latency; i < notes.size(); ++i) visit(notes[i]);
   }
 };
 
