@@ -311,7 +311,7 @@ void write_latency(JsonWriter& json, const LatencyTerm& t) {
   json.begin_object();
   if (!t.modelled) {
     json.member("modelled"_key, false);
-    json.member("note"_key, t.note);
+    json.member("note"_key, t.note.text());
   } else {
     json.member("instructions_per_warp"_key, t.instructions_per_warp);
     json.member("kind"_key, t.kind);
@@ -389,7 +389,7 @@ void write_pipes(JsonWriter& json, const PipesPrediction& r, KernelNumbersText& 
   json.member("memory_ms"_key, r.memory_ms);
   json.key("notes"_key);
   json.begin_array();
-  r.for_each_note([&](const std::string& note) { json.value(note); });
+  r.for_each_note([&](std::string_view note) { json.value(note); });
   json.end_array();
   json.member("occupancy_limiter"_key, r.occupancy_limiter);
   write_kernel_numbers(json, r, kept);

@@ -110,7 +110,7 @@ TEST_CASE("pipes model: tensor operations cost the peak of their data type") {
   CHECK(cost_of(p, "tensor fp8") == -1);
   CHECK(p.limiter == "tensor bf16");
   bool noted = false;
-  p.for_each_note([&](const std::string& n) { noted = noted || n.find("fp8") != std::string::npos; });
+  p.for_each_note([&](std::string_view n) { noted = noted || n.find("fp8") != std::string_view::npos; });
   CHECK(noted);
 }
 
@@ -270,7 +270,7 @@ double part_of(const LatencyTerm& t, const std::string& name) {
 
 bool has_note(const PipesPrediction& p, const std::string& text) {
   bool found = false;
-  p.for_each_note([&](const std::string& n) { found = found || n.find(text) != std::string::npos; });
+  p.for_each_note([&](std::string_view n) { found = found || n.find(text) != std::string_view::npos; });
   return found;
 }
 
@@ -704,7 +704,7 @@ TEST_CASE("pipes model: a grid of many short blocks takes at least its blocks at
   CHECK(without_rate.dispatch_ms == 0);
   CHECK(without_rate.limiter != "block dispatch");
   int dispatch_notes = 0;
-  without_rate.for_each_note([&](const std::string& note) {
+  without_rate.for_each_note([&](std::string_view note) {
     dispatch_notes += note == "no block_dispatch_gblocks on this device: block dispatch not modelled";
   });
   CHECK(dispatch_notes == 1);
@@ -869,7 +869,7 @@ namespace {
 
 std::vector<std::string> notes_of(const PipesPrediction& p) {
   std::vector<std::string> notes;
-  p.for_each_note([&](const std::string& note) { notes.push_back(note); });
+  p.for_each_note([&](std::string_view note) { notes.emplace_back(note); });
   return notes;
 }
 

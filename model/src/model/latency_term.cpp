@@ -33,8 +33,8 @@ double pipe_instructions(const KernelWork& work, const char* pipe) {
   return it == work.pipe_instructions.end() ? 0 : it->second;
 }
 
-// Why the term cannot be computed for this kernel on this device, or "".
-std::string missing_input(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
+// Why the term cannot be computed for this kernel on this device, or no note.
+Note missing_input(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
                           const DeviceRates& rates) {
   if (work.waits.warps_launched <= 0 || work.waits.stall_cycles.empty() || work.warp_instructions <= 0)
     return "no warps-launched or stall-reason counters in the profile: latency not modelled";
@@ -44,11 +44,11 @@ std::string missing_input(const KernelRecord& kernel, const KernelWork& work, co
            "latency not modelled";
   if (kernel.launch_shapes.empty() || device.sm_count <= 0 || !device.occupancy.known())
     return "no launch shape, SM count or occupancy limits: latency not modelled";
-  return "";
+  return {};
 }
 
 // The unloaded latency of one global load for the kernel's L1/L2/DRAM hit mix (per sector).
-double memory_latency_ns(const WarpWaits& waits, const DeviceRates& rates, std::vector<std::string>& notes) {
+double memory_latency_ns(const WarpWaits& waits, const DeviceRates& rates, std::vector<Note>& notes) {
   if (waits.l1_hit_share < 0 || waits.l2_hit_share < 0)
     notes.push_back("no L1/L2 hit counters: memory waits capped at the DRAM latency");
   const double l1 = std::max(waits.l1_hit_share, 0.0), l2 = std::max(waits.l2_hit_share, 0.0);
@@ -91,7 +91,7 @@ std::string dependency_kind(const KernelWork& work, const DeviceRates& rates) {
 // memory waits are capped by what the loads can expose unloaded (at high occupancy the
 // long-scoreboard stalls also hold queueing under bandwidth load, which is throughput).
 std::vector<LatencyPart> parts_per_instruction(const KernelWork& work, const DeviceRates& rates,
-                                               const LoadedLatency& loaded, std::vector<std::string>& notes) {
+                                               const LoadedLatency& loaded, std::vector<Note>& notes) {
   const WarpWaits& waits = work.waits;
   const double instructions = work.warp_instructions;
   const double target_ghz = rates.sm_clock_mhz * 1e-3;
@@ -150,7 +150,7 @@ std::string kind_of(const std::vector<LatencyPart>& parts, const KernelWork& wor
 // did on the reference: where it would, the parts are scaled down to that (the `reference-time`
 // term: it reads the reference's measured time, which a profile timed nowhere does not have).
 void cap_by_reference_time(const KernelRecord& kernel, const DeviceRates& rates, const WarpWaits& waits,
-                           LatencyTerm& t, std::vector<std::string>& notes) {
+                           LatencyTerm& t, std::vector<Note>& notes) {
   if (!kernel.measured_ms || kernel.invocations <= 0 || t.instructions_per_warp <= 0 || t.ns_per_instruction <= 0)
     return;
   const double reference_ghz = waits.reference_clock_mhz > 0 ? waits.reference_clock_mhz * 1e-3 : rates.sm_clock_mhz * 1e-3;
@@ -208,7 +208,7 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
                                             double(occupancy_of(*most, device.occupancy).blocks_per_sm));
   const double resident_warps_per_sm = blocks_on_busiest * most->warps_per_block();
 
-  std::vector<std::string> notes;
+  std::vector<Note> notes;
   LoadedLatency loaded;
   if (loaded_latency) {
     // A launch that fits on the target at once: its warps' serial chains are the kernel's time.
@@ -243,7 +243,12 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
   t.resident_warps_per_scheduler = std::ceil(resident_warps_per_sm / kSchedulersPerSm);
   t.warps_to_hide_latency = t.ns_per_instruction / t.parts.front().ns;
   t.modelled = true;
-  for (size_t i = 0; i < notes.size(); ++i) t.note += (i ? "; " : "") + notes[i];
+  std::string joined;
+  for (size_t i = 0; i < notes.size(); ++i) {
+    if (i > 0) joined += "; ";
+    joined += notes[i].text();
+  }
+  t.note = std::move(joined);
   return t;
 }
 

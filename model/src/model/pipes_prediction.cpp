@@ -309,7 +309,7 @@ void predict_pipes(PipesPrediction& p, const KernelRecord& kernel, std::shared_p
   {
     // Every field as a new prediction has it, but for the storage of its vectors and limiter.
     std::vector<PipesCost> compute = std::move(p.compute), memory = std::move(p.memory);
-    std::vector<std::string> notes = std::move(p.notes);
+    std::vector<Note> notes = std::move(p.notes);
     std::string limiter = std::move(p.limiter);
     compute.clear();
     memory.clear();

@@ -7,6 +7,7 @@
 #include "roofcast/model/device_rates.hpp"
 #include "roofcast/model/kernel_profile.hpp"
 #include "roofcast/model/kernel_work.hpp"
+#include "roofcast/model/note.hpp"
 
 namespace roofcast {
 
@@ -23,7 +24,7 @@ struct LatencyPart {
 // blocks takes at least that; the busiest SM runs `waves` of them.
 struct LatencyTerm {
   bool modelled = false;  // false: inputs missing, `note` says which
-  std::string note;
+  Note note;
   double instructions_per_warp = 0;
   std::vector<LatencyPart> parts;  // per instruction, on the target
   double ns_per_instruction = 0;   // the sum of the parts

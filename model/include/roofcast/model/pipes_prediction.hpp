@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "roofcast/model/device_profile.hpp"
@@ -12,6 +13,7 @@
 #include "roofcast/model/kernel_work.hpp"
 #include "roofcast/model/l2_residency.hpp"
 #include "roofcast/model/latency_term.hpp"
+#include "roofcast/model/note.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 
 namespace roofcast {
@@ -137,20 +139,21 @@ struct PipesPrediction {
   // Two of its own stay where they were made, not copied here: the L2 residency's note (its
   // first) and the latency term's (after the first `latency_note_at` of `notes`). Read every
   // note through for_each_note.
-  std::vector<std::string> notes;
+  std::vector<Note> notes;
   size_t latency_note_at = 0;
   std::shared_ptr<const std::vector<std::string>> device_notes;
-  // Every note, the kernel's, then the device's, then this prediction's own.
+  // Every note's text (a std::string_view), the kernel's, then the device's, then this
+  // prediction's own.
   template <typename Visit>
   void for_each_note(Visit visit) const {
-    for (const auto& note : kernel_work().notes) visit(note);
+    for (const std::string& note : kernel_work().notes) visit(std::string_view(note));
     if (device_notes)
-      for (const auto& note : *device_notes) visit(note);
-    if (!l2_residency.note.empty()) visit(l2_residency.note);
+      for (const std::string& note : *device_notes) visit(std::string_view(note));
+    if (!l2_residency.note.empty()) visit(l2_residency.note.text());
     const size_t before_latency = std::min(latency_note_at, notes.size());
-    for (size_t i = 0; i < before_latency; ++i) visit(notes[i]);
-    if (!latency.note.empty()) visit(latency.note);
-    for (size_t i = before_latency; i < notes.size(); ++i) visit(notes[i]);
+    for (size_t i = 0; i < before_latency; ++i) visit(notes[i].text());
+    if (!latency.note.empty()) visit(latency.note.text());
+    for (size_t i = before_latency; i < notes.size(); ++i) visit(notes[i].text());
   }
 };
 
