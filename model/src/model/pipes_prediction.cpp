@@ -344,12 +344,14 @@ void predict_pipes(PipesPrediction& p, const KernelRecord& kernel, std::shared_p
     // Where the data stays in L2, what missed L2 in the profile's replay (which starts with a
     // flushed L2) hits there in the timed run: its memory waits are L2 hits at most.
     if (p.l2_residency.resident) {
-      KernelWork timed = work;
-      timed.waits.l2_hit_share = 1;
-      timed.waits.l2_read_hit_share = 1;
-      p.latency = latency_term_of(kernel, timed, device, rates, terms.loaded_latency, refill, terms.reference_time);
+      WarpWaits timed = work.waits;
+      timed.l2_hit_share = 1;
+      timed.l2_read_hit_share = 1;
+      p.latency =
+          latency_term_of(kernel, work, timed, device, rates, terms.loaded_latency, refill, terms.reference_time);
     } else {
-      p.latency = latency_term_of(kernel, work, device, rates, terms.loaded_latency, refill, terms.reference_time);
+      p.latency =
+          latency_term_of(kernel, work, work.waits, device, rates, terms.loaded_latency, refill, terms.reference_time);
     }
     p.reference_time.uncapped_latency_ns = p.latency.uncapped_ns_per_instruction;
     p.latency_note_at = p.notes.size();  // its note here among this prediction's
