@@ -72,7 +72,7 @@ std::string pipes_explanation_text(const PipesPrediction& r, const DeviceProfile
                      "limiter: {}\n",
                      r.launch_ms,
                      r.predicted_ms, r.limiter);
-  r.for_each_note([&](const std::string& n) { out += fmt::format("  note: {}\n", n); });
+  r.for_each_note([&](std::string_view n) { out += fmt::format("  note: {}\n", n); });
   return out;
 }
 

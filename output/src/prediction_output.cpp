@@ -76,9 +76,25 @@ std::vector<Table::Column> kernel_columns(const std::string& model, bool correct
           {"calibrated ms total"},  {"measured ms total"},      {"error %"}};
 }
 
-void add_kernel_row(const KernelPrediction& p, bool corrected, Table& table) {
+// A kernel's name as the table shows it (shortened_kernel_name), made once for its rows on
+// every device rather than for each of a million rows.
+class ShownKernelName {
+ public:
+  std::string_view of(const std::string& kernel) {
+    if (kernel != kernel_) {
+      kernel_ = kernel;
+      shown_ = shortened_kernel_name(kernel);
+    }
+    return shown_;
+  }
+
+ private:
+  std::string kernel_, shown_;
+};
+
+void add_kernel_row(const KernelPrediction& p, bool corrected, ShownKernelName& name, Table& table) {
   if (const ThesisPrediction* t = p.prediction.thesis()) {
-    std::vector<std::string> row = {shortened_kernel_name(p.kernel), p.device, p.device_id,
+    std::vector<std::string> row = {std::string(name.of(p.kernel)), p.device, p.device_id,
                                     fmt::format("{}", p.invocations), std::string(to_string(p.parameters.type)),
                                     to_string(t->bound), percent(p.parameters.E_mix),
                                     percent(t->E_instr), fixed(t->T_op_adjusted, 2),
@@ -94,7 +110,7 @@ void add_kernel_row(const KernelPrediction& p, bool corrected, Table& table) {
     return;
   }
   const PipesPrediction& r = *p.prediction.pipes();
-  table.add_row({shortened_kernel_name(p.kernel), p.device, p.device_id, NumberCell(FMT_COMPILE("{}"), static_cast<double>(p.invocations)),
+  table.add_row({name.of(p.kernel), p.device, p.device_id, NumberCell(FMT_COMPILE("{}"), static_cast<double>(p.invocations)),
                  r.limiter, ms(r.compute_ms), ms(r.memory_ms),
                  ms(r.launch_ms), ms(r.predicted_ms), optional_ms(p.corrected_ms), optional_ms(p.measured_ms),
                  error_percent(p.error)});
@@ -121,10 +137,11 @@ struct TableRows : PredictionRows {
   TableRows(const std::vector<Table::Column>& columns, bool corrected) : corrected(corrected) {
     table.columns = columns;
   }
-  void add(const KernelPrediction& p) override { add_kernel_row(p, corrected, table); }
+  void add(const KernelPrediction& p) override { add_kernel_row(p, corrected, kernel_name, table); }
 
   Table table;
   bool corrected;
+  ShownKernelName kernel_name;
 };
 
 // The aligned table, or with `markdown` a markdown table (the same cells). The rows are kept
@@ -135,7 +152,7 @@ class PredictionTablePrinter : public PredictionPrinter {
       : out_(out), corrected_(corrected), markdown_(markdown), columns_(kernel_columns(model, corrected)) {}
   void add(const KernelPrediction& p) override {
     if (parts_.empty()) parts_.push_back(std::make_unique<Table>(empty_table()));
-    add_kernel_row(p, corrected_, *parts_.back());
+    add_kernel_row(p, corrected_, kernel_name_, *parts_.back());
   }
   std::unique_ptr<PredictionRows> rows() const override { return std::make_unique<TableRows>(columns_, corrected_); }
   void write(PredictionRows& rows) override {
@@ -196,6 +213,7 @@ class PredictionTablePrinter : public PredictionPrinter {
   bool markdown_;
   std::vector<Table::Column> columns_;
   std::vector<std::unique_ptr<Table>> parts_;
+  ShownKernelName kernel_name_;
 };
 
 // One prediction's CSV row (the header's columns, formats.md), appended to `text`.
@@ -311,7 +329,7 @@ void write_latency(JsonWriter& json, const LatencyTerm& t) {
   json.begin_object();
   if (!t.modelled) {
     json.member("modelled"_key, false);
-    json.member("note"_key, t.note);
+    json.member("note"_key, t.note.text());
   } else {
     json.member("instructions_per_warp"_key, t.instructions_per_warp);
     json.member("kind"_key, t.kind);
@@ -389,7 +407,7 @@ void write_pipes(JsonWriter& json, const PipesPrediction& r, KernelNumbersText& 
   json.member("memory_ms"_key, r.memory_ms);
   json.key("notes"_key);
   json.begin_array();
-  r.for_each_note([&](const std::string& note) { json.value(note); });
+  r.for_each_note([&](std::string_view note) { json.value(note); });
   json.end_array();
   json.member("occupancy_limiter"_key, r.occupancy_limiter);
   write_kernel_numbers(json, r, kept);

@@ -110,7 +110,7 @@ TEST_CASE("pipes model: tensor operations cost the peak of their data type") {
   CHECK(cost_of(p, "tensor fp8") == -1);
   CHECK(p.limiter == "tensor bf16");
   bool noted = false;
-  p.for_each_note([&](const std::string& n) { noted = noted || n.find("fp8") != std::string::npos; });
+  p.for_each_note([&](std::string_view n) { noted = noted || n.find("fp8") != std::string_view::npos; });
   CHECK(noted);
 }
 
@@ -270,7 +270,7 @@ double part_of(const LatencyTerm& t, const std::string& name) {
 
 bool has_note(const PipesPrediction& p, const std::string& text) {
   bool found = false;
-  p.for_each_note([&](const std::string& n) { found = found || n.find(text) != std::string::npos; });
+  p.for_each_note([&](std::string_view n) { found = found || n.find(text) != std::string_view::npos; });
   return found;
 }
 
@@ -704,7 +704,7 @@ TEST_CASE("pipes model: a grid of many short blocks takes at least its blocks at
   CHECK(without_rate.dispatch_ms == 0);
   CHECK(without_rate.limiter != "block dispatch");
   int dispatch_notes = 0;
-  without_rate.for_each_note([&](const std::string& note) {
+  without_rate.for_each_note([&](std::string_view note) {
     dispatch_notes += note == "no block_dispatch_gblocks on this device: block dispatch not modelled";
   });
   CHECK(dispatch_notes == 1);
@@ -863,4 +863,51 @@ TEST_CASE("reference-time: a named term, switched off by its name") {
   bool in_ablation = false;
   for (const auto& variant : ablation_variants()) in_ablation = in_ablation || variant.name == "pipes without reference-time";
   CHECK(in_ablation);
+}
+
+namespace {
+
+std::vector<std::string> notes_of(const PipesPrediction& p) {
+  std::vector<std::string> notes;
+  p.for_each_note([&](std::string_view note) { notes.emplace_back(note); });
+  return notes;
+}
+
+}  // namespace
+
+TEST_CASE("pipes model: a prediction made into an earlier one's storage is the prediction made anew") {
+  DeviceProfile with_l2 = device_with_latencies();
+  with_l2.l2_bytes = 50e6;
+  with_l2.extra_throughput["l2_gbps"] = 10000;
+  const KernelRecord resident = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1},
+                                             {"l1tex__t_bytes.sum", 50e6},
+                                             {"lts__t_sectors_srcunit_tex_op_read.sum", 40e6 / 32},
+                                             {"lts__t_sectors_srcunit_tex_op_write.sum", 10e6 / 32}},
+                                            40e6 / 32, 0);
+  const DeviceProfile round = round_device();
+  const KernelRecord no_stalls = pipe_kernel({{"smsp__inst_executed_pipe_fma.sum", 1e9}, {"issued", 1e9}}, 1e6, 1e5);
+  const KernelRecord stalled = stalled_kernel(4000, 256, 1000, {{"wait", 7}, {"long_scoreboard", 30}, {"selected", 1}});
+  // From a prediction with many costs and notes to ones with fewer, and back.
+  const std::vector<std::pair<const KernelRecord*, const DeviceProfile*>> cases = {
+      {&stalled, &with_l2}, {&resident, &with_l2}, {&no_stalls, &with_l2}, {&resident, &round},
+      {&no_stalls, &round}, {&stalled, &with_l2}};
+  PipesPrediction reused;
+  for (const auto& [kernel, device] : cases) {
+    const auto work = std::make_shared<const KernelWork>(kernel_work_of(*kernel));
+    const DeviceRates rates = device_rates_of(*device);
+    predict_pipes(reused, *kernel, work, *device, rates);
+    const PipesPrediction fresh = predict_pipes(*kernel, work, *device, rates);
+    check_same_prediction(reused, fresh);
+    CHECK(notes_of(reused) == notes_of(fresh));
+    CHECK(reused.compute_ms == fresh.compute_ms);
+    CHECK(reused.memory_ms == fresh.memory_ms);
+    CHECK(reused.blocks == fresh.blocks);
+    CHECK(reused.blocks_per_sm == fresh.blocks_per_sm);
+    CHECK(reused.occupancy_limiter == fresh.occupancy_limiter);
+    CHECK(reused.compute_wave_factor == fresh.compute_wave_factor);
+    CHECK(reused.dispatch_ms == fresh.dispatch_ms);
+    CHECK(reused.l2_residency.resident == fresh.l2_residency.resident);
+    CHECK(reused.bound == fresh.bound);
+    CHECK(reused.work == fresh.work);
+  }
 }

@@ -33,10 +33,10 @@ double pipe_instructions(const KernelWork& work, const char* pipe) {
   return it == work.pipe_instructions.end() ? 0 : it->second;
 }
 
-// Why the term cannot be computed for this kernel on this device, or "".
-std::string missing_input(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
-                          const DeviceRates& rates) {
-  if (work.waits.warps_launched <= 0 || work.waits.stall_cycles.empty() || work.warp_instructions <= 0)
+// Why the term cannot be computed for this kernel on this device, or no note.
+Note missing_input(const KernelRecord& kernel, const KernelWork& work, const WarpWaits& waits,
+                   const DeviceProfile& device, const DeviceRates& rates) {
+  if (waits.warps_launched <= 0 || waits.stall_cycles.empty() || work.warp_instructions <= 0)
     return "no warps-launched or stall-reason counters in the profile: latency not modelled";
   if (rates.sm_clock_mhz <= 0 || rates.latency_l1_hit_ns <= 0 || rates.latency_l2_hit_ns <= 0 ||
       rates.latency_dram_ns <= 0)
@@ -44,11 +44,11 @@ std::string missing_input(const KernelRecord& kernel, const KernelWork& work, co
            "latency not modelled";
   if (kernel.launch_shapes.empty() || device.sm_count <= 0 || !device.occupancy.known())
     return "no launch shape, SM count or occupancy limits: latency not modelled";
-  return "";
+  return {};
 }
 
 // The unloaded latency of one global load for the kernel's L1/L2/DRAM hit mix (per sector).
-double memory_latency_ns(const WarpWaits& waits, const DeviceRates& rates, std::vector<std::string>& notes) {
+double memory_latency_ns(const WarpWaits& waits, const DeviceRates& rates, std::vector<Note>& notes) {
   if (waits.l1_hit_share < 0 || waits.l2_hit_share < 0)
     notes.push_back("no L1/L2 hit counters: memory waits capped at the DRAM latency");
   const double l1 = std::max(waits.l1_hit_share, 0.0), l2 = std::max(waits.l2_hit_share, 0.0);
@@ -90,9 +90,8 @@ std::string dependency_kind(const KernelWork& work, const DeviceRates& rates) {
 // Fixed latencies are SM cycles (same architecture: the same cycles at the target's clock);
 // memory waits are capped by what the loads can expose unloaded (at high occupancy the
 // long-scoreboard stalls also hold queueing under bandwidth load, which is throughput).
-std::vector<LatencyPart> parts_per_instruction(const KernelWork& work, const DeviceRates& rates,
-                                               const LoadedLatency& loaded, std::vector<std::string>& notes) {
-  const WarpWaits& waits = work.waits;
+std::vector<LatencyPart> parts_per_instruction(const KernelWork& work, const WarpWaits& waits, const DeviceRates& rates,
+                                               const LoadedLatency& loaded, std::vector<Note>& notes) {
   const double instructions = work.warp_instructions;
   const double target_ghz = rates.sm_clock_mhz * 1e-3;
   double reference_ghz = waits.reference_clock_mhz * 1e-3;
@@ -150,7 +149,7 @@ std::string kind_of(const std::vector<LatencyPart>& parts, const KernelWork& wor
 // did on the reference: where it would, the parts are scaled down to that (the `reference-time`
 // term: it reads the reference's measured time, which a profile timed nowhere does not have).
 void cap_by_reference_time(const KernelRecord& kernel, const DeviceRates& rates, const WarpWaits& waits,
-                           LatencyTerm& t, std::vector<std::string>& notes) {
+                           LatencyTerm& t, std::vector<Note>& notes) {
   if (!kernel.measured_ms || kernel.invocations <= 0 || t.instructions_per_warp <= 0 || t.ns_per_instruction <= 0)
     return;
   const double reference_ghz = waits.reference_clock_mhz > 0 ? waits.reference_clock_mhz * 1e-3 : rates.sm_clock_mhz * 1e-3;
@@ -169,10 +168,11 @@ void cap_by_reference_time(const KernelRecord& kernel, const DeviceRates& rates,
 
 }  // namespace
 
-LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
-                            const DeviceRates& rates, bool loaded_latency, bool block_refill, bool reference_time) {
+LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const WarpWaits& waits,
+                            const DeviceProfile& device, const DeviceRates& rates, bool loaded_latency,
+                            bool block_refill, bool reference_time) {
   LatencyTerm t;
-  t.note = missing_input(kernel, work, device, rates);
+  t.note = missing_input(kernel, work, waits, device, rates);
   if (!t.note.empty()) return t;
 
   // Waves of resident blocks on the busiest SM: it gets ceil(blocks / SMs) blocks and holds
@@ -208,7 +208,7 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
                                             double(occupancy_of(*most, device.occupancy).blocks_per_sm));
   const double resident_warps_per_sm = blocks_on_busiest * most->warps_per_block();
 
-  std::vector<std::string> notes;
+  std::vector<Note> notes;
   LoadedLatency loaded;
   if (loaded_latency) {
     // A launch that fits on the target at once: its warps' serial chains are the kernel's time.
@@ -217,14 +217,14 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
       return s.blocks() <= sms * occupancy_of(s, device.occupancy).blocks_per_sm;
     });
     launch.busy_sms = std::min(sms, most->blocks());
-    loaded = loaded_load_latency(work.waits, rates, sms, resident_warps_per_sm, launch);
+    loaded = loaded_load_latency(waits, rates, sms, resident_warps_per_sm, launch);
     if (loaded.ns <= 0) notes.push_back("no L2 bandwidth or hit counters: loaded load latency not modelled");
     t.loaded_load_ns = loaded.ns;
   }
-  t.parts = parts_per_instruction(work, rates, loaded, notes);
+  t.parts = parts_per_instruction(work, waits, rates, loaded, notes);
   for (const auto& part : t.parts) t.ns_per_instruction += part.ns;
-  t.instructions_per_warp = work.warp_instructions / work.waits.warps_launched;
-  if (reference_time) cap_by_reference_time(kernel, rates, work.waits, t, notes);
+  t.instructions_per_warp = work.warp_instructions / waits.warps_launched;
+  if (reference_time) cap_by_reference_time(kernel, rates, waits, t, notes);
   t.kind = kind_of(t.parts, work, rates);
   // Warps that wait mostly for memory finish in the order it serves them, so over several waves
   // the slots of a block's early warps stay empty until its last one exits (block_refill.hpp):
@@ -243,7 +243,12 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
   t.resident_warps_per_scheduler = std::ceil(resident_warps_per_sm / kSchedulersPerSm);
   t.warps_to_hide_latency = t.ns_per_instruction / t.parts.front().ns;
   t.modelled = true;
-  for (size_t i = 0; i < notes.size(); ++i) t.note += (i ? "; " : "") + notes[i];
+  std::string joined;
+  for (size_t i = 0; i < notes.size(); ++i) {
+    if (i > 0) joined += "; ";
+    joined += notes[i].text();
+  }
+  t.note = std::move(joined);
   return t;
 }
 

@@ -286,10 +286,10 @@ LaunchTuning tune_launch(const KernelRecord& kernel, const DeviceProfile& device
   });
   for (const auto& t : tuning.ranked)
     if (group(t) == 0)
-      t.prediction.for_each_note([&](const std::string& note) {
+      t.prediction.for_each_note([&](std::string_view note) {
         if (note.starts_with("no ") && std::find(tuning.not_modelled.begin(), tuning.not_modelled.end(), note) ==
                                            tuning.not_modelled.end())
-          tuning.not_modelled.push_back(note);
+          tuning.not_modelled.emplace_back(note);
       });
   const double profiled_ms = group(profiled) == 0 ? profiled.prediction.predicted_ms : 0;
   int marked = 0;

@@ -300,10 +300,31 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& d
 PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const KernelWork> shared_work,
                               const DeviceProfile& device, const DeviceRates& rates, const PipesTerms& terms) {
   PipesPrediction p;
+  predict_pipes(p, kernel, std::move(shared_work), device, rates, terms);
+  return p;
+}
+
+void predict_pipes(PipesPrediction& p, const KernelRecord& kernel, std::shared_ptr<const KernelWork> shared_work,
+                   const DeviceProfile& device, const DeviceRates& rates, const PipesTerms& terms) {
+  {
+    // Every field as a new prediction has it, but for the storage of its vectors and limiter.
+    std::vector<PipesCost> compute = std::move(p.compute), memory = std::move(p.memory);
+    std::vector<Note> notes = std::move(p.notes);
+    std::string limiter = std::move(p.limiter);
+    compute.clear();
+    memory.clear();
+    notes.clear();
+    limiter.clear();
+    p = PipesPrediction{};
+    p.compute = std::move(compute);
+    p.memory = std::move(memory);
+    p.notes = std::move(notes);
+    p.limiter = std::move(limiter);
+  }
   p.work = std::move(shared_work);
   p.sm_count = device.sm_count;
   const KernelWork& work = *p.work;
-  // Each vector allocated once, at about its final size (a million predictions in `predict`).
+  // Each vector allocated at about its final size, where it was not already.
   p.notes.reserve(4);
   // The device's notes are shared where device_rates_of made the rates, copied once where a caller did.
   if (rates.shared_notes)
@@ -314,8 +335,7 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
   p.memory.reserve(4);
 
   if (terms.l2_residency) {
-    p.l2_residency = l2_residency_of(kernel, work, device);
-    if (!p.l2_residency.note.empty()) p.notes.push_back(p.l2_residency.note);
+    p.l2_residency = l2_residency_of(kernel, work, device);  // its note first among this prediction's
   }
   add_compute_costs(kernel, work, rates, terms, p);
   add_memory_costs(work, rates, terms, p);
@@ -324,15 +344,17 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
     // Where the data stays in L2, what missed L2 in the profile's replay (which starts with a
     // flushed L2) hits there in the timed run: its memory waits are L2 hits at most.
     if (p.l2_residency.resident) {
-      KernelWork timed = work;
-      timed.waits.l2_hit_share = 1;
-      timed.waits.l2_read_hit_share = 1;
-      p.latency = latency_term_of(kernel, timed, device, rates, terms.loaded_latency, refill, terms.reference_time);
+      WarpWaits timed = work.waits;
+      timed.l2_hit_share = 1;
+      timed.l2_read_hit_share = 1;
+      p.latency =
+          latency_term_of(kernel, work, timed, device, rates, terms.loaded_latency, refill, terms.reference_time);
     } else {
-      p.latency = latency_term_of(kernel, work, device, rates, terms.loaded_latency, refill, terms.reference_time);
+      p.latency =
+          latency_term_of(kernel, work, work.waits, device, rates, terms.loaded_latency, refill, terms.reference_time);
     }
     p.reference_time.uncapped_latency_ns = p.latency.uncapped_ns_per_instruction;
-    if (!p.latency.note.empty()) p.notes.push_back(p.latency.note);
+    p.latency_note_at = p.notes.size();  // its note here among this prediction's
   }
   // Loads that hit in L2 are not DRAM's to keep in flight.
   if (terms.parallelism && !p.l2_residency.resident)
@@ -417,7 +439,6 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const 
   p.predicted_ms = p.launch_ms + throughput_ms;
   if (p.launch_ms > throughput_ms) p.limiter = "launch";
   check_prediction(p, kernel.name, device.name);
-  return p;
 }
 
 double calibrated_pipes_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,

@@ -20,11 +20,12 @@ ModelPrediction from_thesis(const ThesisPrediction& p) {
   return {p.predicted_ms, p.bound, to_string(p.bound), p};
 }
 
-ModelPrediction from_pipes(PipesPrediction&& p) {
-  ModelPrediction result{p.predicted_ms, p.bound, p.limiter, {}};
-  result.details = std::make_shared<const PipesPrediction>(std::move(p));
+ModelPrediction from_pipes(std::shared_ptr<const PipesPrediction> p) {
+  ModelPrediction result{p->predicted_ms, p->bound, p->limiter, {}};
+  result.details = std::move(p);
   return result;
 }
+ModelPrediction from_pipes(PipesPrediction&& p) { return from_pipes(std::make_shared<const PipesPrediction>(std::move(p))); }
 
 class ThesisPredictor : public Predictor {
  public:
@@ -94,10 +95,15 @@ class PipesPredictor : public Predictor {
     }
     const std::vector<DeviceRates>& rates = static_cast<const PipesDevices&>(*prepared).rates;
     if (rates.size() != devices.size()) throw std::logic_error("predict_range: devices other than those prepared");
+    // The last prediction, whose storage the next one reuses where the visitor kept no share of it.
+    std::shared_ptr<PipesPrediction> last_made;
     for (size_t k = first; k < last; ++k) {
       const auto work = std::make_shared<const KernelWork>(kernel_work_of(kernels[k]));
-      for (size_t d = 0; d < devices.size(); ++d)
-        visit(k, d, from_pipes(predict_pipes(kernels[k], work, devices[d], rates[d], terms_)));
+      for (size_t d = 0; d < devices.size(); ++d) {
+        if (!last_made || last_made.use_count() > 1) last_made = std::make_shared<PipesPrediction>();
+        predict_pipes(*last_made, kernels[k], work, devices[d], rates[d], terms_);
+        visit(k, d, from_pipes(last_made));
+      }
     }
   }
   double calibrated_ms(const KernelRecord& kernel, const DeviceProfile& target, const DeviceProfile& reference,

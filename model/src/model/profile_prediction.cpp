@@ -1,6 +1,8 @@
 #include "roofcast/model/profile_prediction.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <variant>
 
 #include "roofcast/model/device_name.hpp"
 #include "roofcast/model/for_each_parallel.hpp"
@@ -75,6 +77,8 @@ void predict_kernels(const Predictor& predictor, const KernelProfile& profile, s
       if (p.measured_ms) p.corrected_error = prediction_error(*p.corrected_ms, *p.measured_ms);
     }
     visit(std::move(p));
+    // Unless the visitor kept a share of the pipes model's details, the model reuses their storage next.
+    if (auto* details = std::get_if<std::shared_ptr<const PipesPrediction>>(&p.prediction.details)) details->reset();
   });
 }
 

@@ -5,6 +5,7 @@
 #include "roofcast/model/device_profile.hpp"
 #include "roofcast/model/kernel_profile.hpp"
 #include "roofcast/model/kernel_work.hpp"
+#include "roofcast/model/note.hpp"
 
 namespace roofcast {
 
@@ -18,7 +19,7 @@ struct L2Residency {
   bool resident = false;  // the footprint fits in the target's L2
   double footprint_bytes = 0;  // lines one launch touches: DRAM reads + lines written, per launch
   double l2_bytes = 0;         // the target's L2 capacity
-  std::string note;
+  Note note;
 };
 
 L2Residency l2_residency_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device);

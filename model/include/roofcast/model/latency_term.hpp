@@ -7,6 +7,7 @@
 #include "roofcast/model/device_rates.hpp"
 #include "roofcast/model/kernel_profile.hpp"
 #include "roofcast/model/kernel_work.hpp"
+#include "roofcast/model/note.hpp"
 
 namespace roofcast {
 
@@ -23,7 +24,7 @@ struct LatencyPart {
 // blocks takes at least that; the busiest SM runs `waves` of them.
 struct LatencyTerm {
   bool modelled = false;  // false: inputs missing, `note` says which
-  std::string note;
+  Note note;
   double instructions_per_warp = 0;
   std::vector<LatencyPart> parts;  // per instruction, on the target
   double ns_per_instruction = 0;   // the sum of the parts
@@ -46,14 +47,16 @@ struct LatencyTerm {
   double tail_block_share = 0;
 };
 
+// `waits`: what the kernel's warps waited for, the profile's (work.waits) or those its timed run
+// would have had (data that stays in L2 hits there).
 // `loaded_latency`: each load's latency is the one the kernel's resident warps see on the target
 // (loaded_latency.hpp) rather than an unloaded one from the DRAM warp chase's spread.
 // `block_refill`: a launch shape of several waves keeps only steady_busy_slot_share of its slots
 // busy (block_refill.hpp), so its waves take 1 / that share longer.
 // `reference_time`: one warp's serial work is at most what a launch took on the reference (its
 // `measured_ms`), the parts scaled down to that where they exceed it.
-LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const DeviceProfile& device,
-                            const DeviceRates& rates, bool loaded_latency = false, bool block_refill = false,
-                            bool reference_time = false);
+LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, const WarpWaits& waits,
+                            const DeviceProfile& device, const DeviceRates& rates, bool loaded_latency = false,
+                            bool block_refill = false, bool reference_time = false);
 
 }  // namespace roofcast

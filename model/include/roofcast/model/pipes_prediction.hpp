@@ -1,7 +1,10 @@
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "roofcast/model/device_profile.hpp"
@@ -10,6 +13,7 @@
 #include "roofcast/model/kernel_work.hpp"
 #include "roofcast/model/l2_residency.hpp"
 #include "roofcast/model/latency_term.hpp"
+#include "roofcast/model/note.hpp"
 #include "roofcast/model/thesis_prediction.hpp"
 
 namespace roofcast {
@@ -132,15 +136,24 @@ struct PipesPrediction {
   std::string limiter;
   // Derived inputs and terms left out: this prediction's own; the kernel's (work->notes) and the
   // device's (device_notes) are shared by its predictions, not copied into each (a million of them).
-  std::vector<std::string> notes;
+  // Two of its own stay where they were made, not copied here: the L2 residency's note (its
+  // first) and the latency term's (after the first `latency_note_at` of `notes`). Read every
+  // note through for_each_note.
+  std::vector<Note> notes;
+  size_t latency_note_at = 0;
   std::shared_ptr<const std::vector<std::string>> device_notes;
-  // Every note, the kernel's, then the device's, then this prediction's own.
+  // Every note's text (a std::string_view), the kernel's, then the device's, then this
+  // prediction's own.
   template <typename Visit>
   void for_each_note(Visit visit) const {
-    for (const auto& note : kernel_work().notes) visit(note);
+    for (const std::string& note : kernel_work().notes) visit(std::string_view(note));
     if (device_notes)
-      for (const auto& note : *device_notes) visit(note);
-    for (const auto& note : notes) visit(note);
+      for (const std::string& note : *device_notes) visit(std::string_view(note));
+    if (!l2_residency.note.empty()) visit(l2_residency.note.text());
+    const size_t before_latency = std::min(latency_note_at, notes.size());
+    for (size_t i = 0; i < before_latency; ++i) visit(notes[i].text());
+    if (!latency.note.empty()) visit(latency.note.text());
+    for (size_t i = before_latency; i < notes.size(); ++i) visit(notes[i].text());
   }
 };
 
@@ -149,6 +162,11 @@ PipesPrediction predict_pipes(const KernelRecord& kernel, const DeviceProfile& d
 // computed once by a caller that predicts many kernels on many devices.
 PipesPrediction predict_pipes(const KernelRecord& kernel, std::shared_ptr<const KernelWork> work,
                               const DeviceProfile& device, const DeviceRates& rates, const PipesTerms& terms = {});
+// The same into `p`, made anew but for the storage of its costs, notes and limiter, kept for
+// this prediction's: a caller that predicts many kernels reuses one prediction's storage rather
+// than allocating it again for each (a million predictions in `predict`).
+void predict_pipes(PipesPrediction& p, const KernelRecord& kernel, std::shared_ptr<const KernelWork> work,
+                   const DeviceProfile& device, const DeviceRates& rates, const PipesTerms& terms = {});
 
 }  // namespace roofcast
 

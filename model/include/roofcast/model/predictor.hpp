@@ -56,7 +56,9 @@ class Predictor {
   // Kernels [first, last) (`kernel` counts from 0 in `kernels`) on every device, kernel-major,
   // each prediction to `visit` as it is made (a million of them are never held at once); one
   // range per thread (predict on 100,000 kernels). A model computes what depends only on a
-  // kernel or only on a device once here. `prepared`: prepare(devices), or null to make it here.
+  // kernel or only on a device once here, and the storage of details no one kept (the visitor
+  // let go of its share) is reused for the next prediction. `prepared`: prepare(devices), or
+  // null to make it here.
   virtual void predict_range(const std::vector<KernelRecord>& kernels, size_t first, size_t last,
                              const std::vector<DeviceProfile>& devices, const PreparedDevices* prepared,
                              const std::function<void(size_t kernel, size_t device, ModelPrediction&&)>& visit) const;
