@@ -100,6 +100,15 @@ run() {
       ((kb > rss_kb[b])) && rss_kb[b]=$kb
     done
   done
+  # With a baseline: the build's time less the baseline's in each repeat (the two ran one after
+  # the other), its median, and in how many repeats the build was the faster.
+  local paired=""
+  if [[ -n "$baseline" ]]; then
+    paired=$(paste <(printf '%s\n' ${walls[0]}) <(printf '%s\n' ${walls[1]}) | awk '{ print $2 - $1 }' | sort -g |
+      awk '{ d[NR] = $1; faster += ($1 < 0) } END {
+             m = NR % 2 ? d[(NR + 1) / 2] : (d[NR / 2] + d[NR / 2 + 1]) / 2
+             printf "%+.2f (faster in %d of %d)", m, faster, NR }')
+  fi
   for b in "${!builds[@]}"; do
     local sorted median cpu_sorted
     mapfile -t sorted < <(printf '%s\n' ${walls[b]} | sort -g)
@@ -110,8 +119,12 @@ run() {
     if [[ "$target_mb" != "-" && "$rss_mb" -ge "$target_mb" ]]; then met="no"; fi
     local target="< $target_s s" build_cell=""
     [[ "$target_mb" != "-" ]] && target+=", < $target_mb MB"
-    [[ -n "$baseline" ]] && build_cell=" ${builds[b]} |"
-    rows+=("| \`${name}\` |$build_cell $median | ${sorted[0]}-${sorted[-1]} | ${cpu_sorted[$(((${#cpu_sorted[@]} - 1) / 2))]} | $rss_mb | $target | $met$note |")
+    local paired_cell=""
+    if [[ -n "$baseline" ]]; then
+      build_cell=" ${builds[b]} |"
+      ((b == 1)) && paired_cell=" $paired |" || paired_cell=" |"
+    fi
+    rows+=("| \`${name}\` |$build_cell $median | ${sorted[0]}-${sorted[-1]} |$paired_cell ${cpu_sorted[$(((${#cpu_sorted[@]} - 1) / 2))]} | $rss_mb | $target | $met$note |")
   done
 }
 
@@ -153,13 +166,14 @@ mkdir -p "$(dirname "$results")"
   echo
   echo "Wall time and peak resident memory from \`/usr/bin/time -v\`, each command run $repeats times (the median" \
        "is held against the target, the range and the median CPU time beside it, the peak memory is the" \
-       "largest); standard output to" \
+       "largest; with a baseline, the median of the build's time less the baseline's run just before it, and" \
+       "in how many repeats the build was the faster); standard output to" \
        "/dev/null; the report" \
        "writes index.html, charts and the full data (predictions.csv, warnings.csv; diagnostics.csv of the kernels the page shows)."
   echo
   if [[ -n "$baseline" ]]; then
-    echo "| command | build | median wall s | range s | median CPU s (user + system) | max RSS MB | target | met |"
-    echo "|---|---|---:|---:|---:|---:|---|---|"
+    echo "| command | build | median wall s | range s | paired against the baseline: median difference s | median CPU s (user + system) | max RSS MB | target | met |"
+    echo "|---|---|---:|---:|---:|---:|---:|---|---|"
   else
     echo "| command | median wall s | range s | median CPU s (user + system) | max RSS MB | target | met |"
     echo "|---|---:|---:|---:|---:|---|---|"
