@@ -46,20 +46,8 @@ for b in "$build" ${baseline:+"$baseline"}; do
     echo "scale-bench: warning: $b is not a Release build" >&2
 done
 
-# Ten devices: the six measured H100/H200 profiles (with launch overheads, for rank's launch
-# gaps) and four of the thesis GPUs.
-devices=(data/devices/measured/h100-sxm.json data/devices/measured/h100-sxm-mps50.json
-         data/devices/measured/h100-sxm-mps25.json data/devices/measured/h200-sxm.json
-         data/devices/measured/h200-sxm-mps50.json data/devices/measured/h200-sxm-mps25.json
-         data/devices/thesis-gtx-660.json data/devices/thesis-gtx-960.json
-         data/devices/thesis-gtx-1060-6gb.json data/devices/thesis-tesla-k20c.json)
-device_args=()
-for d in "${devices[@]}"; do device_args+=(--device "$d"); done
-
-mkdir -p "$work"
-profile="$work/profile-$kernels-$metrics.json"
-echo "scale-bench: writing $profile ($kernels kernels, $metrics counters)" >&2
-python3 scripts/dev/scale-profile.py --kernels "$kernels" --metrics "$metrics" --output "$profile"
+source scripts/dev/scale-inputs.sh
+make_scale_profile "$work" "$kernels" "$metrics" scale-bench
 profile_mb=$(du -m "$profile" | cut -f1)
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)

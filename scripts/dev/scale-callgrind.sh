@@ -47,19 +47,8 @@ for b in "${baselines[@]}" "$build"; do
   labels+=("$label")
 done
 
-# The devices of scale-bench.sh.
-devices=(data/devices/measured/h100-sxm.json data/devices/measured/h100-sxm-mps50.json
-         data/devices/measured/h100-sxm-mps25.json data/devices/measured/h200-sxm.json
-         data/devices/measured/h200-sxm-mps50.json data/devices/measured/h200-sxm-mps25.json
-         data/devices/thesis-gtx-660.json data/devices/thesis-gtx-960.json
-         data/devices/thesis-gtx-1060-6gb.json data/devices/thesis-tesla-k20c.json)
-device_args=()
-for d in "${devices[@]}"; do device_args+=(--device "$d"); done
-
-mkdir -p "$work"
-profile="$work/profile-$kernels-thesis.json"
-echo "scale-callgrind: writing $profile ($kernels kernels, thesis counters)" >&2
-python3 scripts/dev/scale-profile.py --kernels "$kernels" --metrics thesis --output "$profile"
+source scripts/dev/scale-inputs.sh
+make_scale_profile "$work" "$kernels" thesis scale-callgrind
 
 rows=()
 # count NAME ARGUMENTS...: `roofcast ARGUMENTS` of each build under callgrind, $repeats times;
