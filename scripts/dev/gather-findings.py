@@ -55,6 +55,12 @@ def device_rates(path):
     return rates
 
 
+def base_name(kernel):
+    """A kernel's function name without its signature ("merge_chains_b32_t512"); "" when none."""
+    name = re.match(r"(?:void\s+)?(\w+)", str(kernel.get("name", "")))
+    return name.group(1) if name else ""
+
+
 def kernel_times(run, program):
     """Microseconds per launch of each kernel of `program` on the three targets."""
     files = [run / "profiles" / f"{program}.json", run / "measured" / f"mps50-{program}.json",
@@ -62,9 +68,8 @@ def kernel_times(run, program):
     times = {}
     for column, f in enumerate(files):
         for k in load(f).get("kernels", []):
-            name = re.match(r"(?:void\s+)?(\w+)", str(k.get("name", "")))
-            if name and k.get("invocations"):
-                times.setdefault(name.group(1), [None] * 3)[column] = 1000 * k["measured_ms"] / k["invocations"]
+            if base_name(k) and k.get("invocations"):
+                times.setdefault(base_name(k), [None] * 3)[column] = 1000 * k["measured_ms"] / k["invocations"]
     return times
 
 
@@ -80,7 +85,12 @@ def main():
     args = parser.parse_args()
     devices = [device_rates(p) for p in args.devices]
     design = design_kernels()
+    print_bench_table(devices)
+    print_frontier_table(args.run, devices, design)
+    print_merge_table(args.run, devices, design)
 
+
+def print_bench_table(devices):
     print("## The benches, per target\n")
     print("| target | SMs | dram_gather_gbps | per SM | of dram_read_gbps | l2_gather_gbps | per SM | sectors per SM cycle "
           "| of l2_gbps | DRAM sectors in flight per SM (gather rate x latency_dram_ns) |")
@@ -93,14 +103,15 @@ def main():
               f"{per_cycle:.2f} | {d['l2_gather_gbps'] / d['l2_gbps']:.0%} | "
               f"{dram_per_sm * d['latency_dram_ns'] / SECTOR:.0f} |")
 
+
+def print_frontier_table(run, devices, design):
     print("\n## frontier_expand (design half): its DRAM traffic against the gather rate\n")
     print("DRAM bytes from the whole-GPU profile's counters (the same launches on every target).\n")
     print("| kernel | target | us per launch | DRAM GB/s | x dram_gather_gbps |")
     print("|---|---|---:|---:|---:|")
-    profile_path = args.run / "profiles" / "frontier_expand.json"
-    times = kernel_times(args.run, "frontier_expand")
-    for k in load(profile_path).get("kernels", []):
-        name = re.match(r"(?:void\s+)?(\w+)", str(k.get("name", ""))).group(1)
+    times = kernel_times(run, "frontier_expand")
+    for k in load(run / "profiles" / "frontier_expand.json").get("kernels", []):
+        name = base_name(k)
         if design.get(name) != "frontier_expand":
             continue
         c, launches = k["counters"], k["invocations"]
@@ -110,15 +121,17 @@ def main():
             rate = dram_bytes / us / 1000
             print(f"| {name} | {target} | {us:.1f} | {rate:.0f} | {rate / d['dram_gather_gbps']:.2f} |")
 
+
+def print_merge_table(run, devices, design):
     print("\n## merge_chains (design half): a load's wait against the gathers' per-SM rates\n")
     print("Per global load of a warp: the measured time per launch / loads per warp (one wave: every warp runs its "
           "chain from the start); the bounds are the SM's resident warps x the load's sectors past L1 (x the DRAM "
           "share of its L2 reads) x 32 B / the gather rate per SM.\n")
     print("| kernel | target | warps per SM | measured ns per load | L2-gather bound ns | DRAM-gather bound ns |")
     print("|---|---|---:|---:|---:|---:|")
-    times = kernel_times(args.run, "merge_chains")
-    for k in load(args.run / "profiles" / "merge_chains.json").get("kernels", []):
-        name = re.match(r"(?:void\s+)?(\w+)", str(k.get("name", ""))).group(1)
+    times = kernel_times(run, "merge_chains")
+    for k in load(run / "profiles" / "merge_chains.json").get("kernels", []):
+        name = base_name(k)
         if design.get(name) != "merge_chains":
             continue
         c, launches = k["counters"], k["invocations"]

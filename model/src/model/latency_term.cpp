@@ -243,12 +243,16 @@ LatencyTerm latency_term_of(const KernelRecord& kernel, const KernelWork& work, 
   t.resident_warps_per_scheduler = std::ceil(resident_warps_per_sm / kSchedulersPerSm);
   t.warps_to_hide_latency = t.ns_per_instruction / t.parts.front().ns;
   t.modelled = true;
-  std::string joined;
-  for (size_t i = 0; i < notes.size(); ++i) {
-    if (i > 0) joined += "; ";
-    joined += notes[i].text();
+  if (notes.size() == 1) {
+    t.note = std::move(notes.front());  // a literal stays one: no text made
+  } else if (notes.size() > 1) {
+    std::string joined;
+    for (size_t i = 0; i < notes.size(); ++i) {
+      if (i > 0) joined += "; ";
+      joined += notes[i].text();
+    }
+    t.note = std::move(joined);
   }
-  t.note = std::move(joined);
   return t;
 }
 
