@@ -48,6 +48,12 @@ TEST_CASE("a text file is mapped or read whole, whatever it is, and named where 
   std::ofstream(empty, std::ios::binary).flush();
   CHECK(roofcast::TextFile(regular).text() == text);
   CHECK(roofcast::TextFile(empty).text().empty());
+  // A file large enough for PageBuffer's mapped buffer, its bytes all different from the start.
+  std::string large(9 << 20, '\0');
+  for (size_t i = 0; i < large.size(); ++i) large[i] = static_cast<char>('a' + (i * 7 + i / 4096) % 26);
+  const auto large_file = folder / "large.json";
+  std::ofstream(large_file, std::ios::binary) << large;
+  CHECK(roofcast::TextFile(large_file).text() == large);
 
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   const pid_t writer = ::fork();

@@ -217,9 +217,9 @@ TextFile::TextFile(const fs::path& path) {
   struct stat status {};
   if (fd >= 0 && ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_size > 0) {
     const auto size = static_cast<size_t>(status.st_size);
-    buffer_ = std::make_unique_for_overwrite<char[]>(size);
+    buffer_ = PageBuffer(size);
     while (size_ < size) {
-      const ssize_t got = ::read(fd, buffer_.get() + size_, size - size_);
+      const ssize_t got = ::read(fd, buffer_.data() + size_, size - size_);
       if (got < 0 && errno == EINTR) continue;
       if (got < 0) {
         const int error = errno;
@@ -231,7 +231,7 @@ TextFile::TextFile(const fs::path& path) {
     }
   }
   if (fd >= 0) ::close(fd);
-  if (buffer_ == nullptr) read_ = read_text_file(path);
+  if (!buffer_) read_ = read_text_file(path);
 }
 
 void check_replaceable(const fs::path& target) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "roofcast/formats/page_buffer.hpp"
 #include "roofcast/formats/stale_temporaries.hpp"
 #include "roofcast/formats/temporary_paths.hpp"
 
@@ -21,16 +22,16 @@ std::string read_text_file(const std::filesystem::path& path, uint64_t max_bytes
 
 // The whole file as text, as read_text_file reads it, but a regular file is read into a buffer
 // that is not zeroed first (a profile of 100,000 kernels is 90 MB: zeroing a string of that
-// size, then copying into it, came before its first kernel could be predicted). Not mapped: a
-// mapped file that another program truncates would end this one (SIGBUS); read, a file cut
-// meanwhile is parsed as it is and refused where it is cut.
+// size, then copying into it, came before its first kernel could be predicted). The file is not
+// mapped (its buffer may be: PageBuffer): a mapped file that another program truncates would end
+// this one (SIGBUS); read, a file cut meanwhile is parsed as it is and refused where it is cut.
 class TextFile {
  public:
   explicit TextFile(const std::filesystem::path& path);
-  std::string_view text() const { return buffer_ ? std::string_view(buffer_.get(), size_) : std::string_view(read_); }
+  std::string_view text() const { return buffer_ ? std::string_view(buffer_.data(), size_) : std::string_view(read_); }
 
  private:
-  std::unique_ptr<char[]> buffer_;
+  PageBuffer buffer_;
   size_t size_ = 0;
   std::string read_;  // what is not a regular file: a FIFO, standard input; and an empty file
 };
