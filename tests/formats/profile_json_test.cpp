@@ -443,6 +443,8 @@ TEST_CASE("a profile's string longer than 16 MiB is refused before parsing, memb
   CHECK(roofcast::parse_kernel_profile(profile.dump(), "p.json").kernels[0].name == "k\\\"<int>");
   profile["kernels"][0]["name"] = std::string(16 << 20, 'k');  // at the limit: read
   CHECK(roofcast::parse_kernel_profile(profile.dump(), "p.json").kernels[0].name.size() == 16 << 20);
+  profile["kernels"][0]["name"] = std::string((16 << 20) + 1, 'k');  // in a kernel: the fast path's scan stops at it
+  CHECK_THROWS_WITH(roofcast::parse_kernel_profile(profile.dump(), "p.json"), Catch::Contains("longer than 16 MiB"));
   profile["kernels"][0]["name"] = "sor_red";
   profile["tool"]["note"] = std::string((16 << 20) + 1, 'x');
   const std::string text = profile.dump();

@@ -350,12 +350,12 @@ void check_string_lengths(std::string_view text, const std::string& source) {
 }  // namespace
 
 KernelProfile parse_kernel_profile(std::string_view json_text, const std::string& source) {
-  check_string_lengths(json_text, source);
   // The fast path for a well-formed profile (100,000 kernels in well under a second): its kernels
   // found by a scan of the brackets, each read by a SAX parser, on every core; the rest of the
   // document, with an empty kernels array in their place, by the checked reader. Anything it
-  // refuses, and any error, is read again by the checked reader alone, so that every message
-  // (and its byte offset) is the one the whole text gives.
+  // refuses (a string longer than a profile's may be among them: the scan stops at it), and any
+  // error, is read again by the checked reader alone, so that every message (and its byte
+  // offset) is the one the whole text gives.
   if (auto array = read_kernel_array(json_text)) {
     std::string outside;
     outside.reserve(json_text.size() - (array->end - array->begin) + 2);
@@ -365,7 +365,7 @@ KernelProfile parse_kernel_profile(std::string_view json_text, const std::string
     } catch (const InputError&) {  // reported below, as found in the whole text
     }
   }
-  return read_checked_profile(json_text, source, nullptr);
+  return parse_kernel_profile_checked(json_text, source);
 }
 
 KernelProfile parse_kernel_profile_checked(std::string_view json_text, const std::string& source) {

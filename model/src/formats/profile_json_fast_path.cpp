@@ -5,15 +5,16 @@
 #include <atomic>
 #include <bit>
 #include <deque>
-#include <unordered_set>
 #include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
+#include <tbb/parallel_sort.h>
 #include <tbb/task_group.h>
 
+#include "roofcast/formats/input_limits.hpp"
 #include "roofcast/formats/kernel_json_sax.hpp"
 
 namespace roofcast {
@@ -58,17 +59,18 @@ class Scanner {
     while (i_ < text_.size() && (text_[i_] == ' ' || text_[i_] == '\n' || text_[i_] == '\r' || text_[i_] == '\t')) ++i_;
   }
 
-  // Past the string that starts here; false when it does not end. `escaped` tells whether it
-  // holds a backslash.
+  // Past the string that starts here; false when it does not end or is longer than a profile's
+  // strings may be (the checked reader then names it). `escaped` tells whether it holds a
+  // backslash.
   bool skip_string(bool* escaped = nullptr) {
-    ++i_;  // the opening quote
+    const size_t start = ++i_;  // past the opening quote
     while (i_ < text_.size()) {
       i_ = next_of(text_, i_, kQuoteOrBackslash);
       if (i_ >= text_.size()) break;
       const char c = text_[i_];
       if (c == '"') {
         ++i_;
-        return true;
+        return i_ - 1 - start <= input_limits::kMaxProfileStringBytes;
       }
       if (c == '\\') {
         if (escaped) *escaped = true;
@@ -207,10 +209,12 @@ class KernelReaders {
       for (auto& kernel : chunk.kernels) kernels.push_back(std::move(kernel));
       std::vector<KernelRecord>().swap(chunk.kernels);  // given back as the kernels move (see kChunk)
     }
-    std::unordered_set<std::string_view> names;  // a name listed twice: the checked reader names both
+    // A name listed twice: the checked reader names both. Sorted on every core (100,000 names).
+    std::vector<std::string_view> names;
     names.reserve(kernels.size());
-    for (const auto& kernel : kernels)
-      if (!names.insert(kernel.name).second) return std::nullopt;
+    for (const auto& kernel : kernels) names.emplace_back(kernel.name);
+    tbb::parallel_sort(names.begin(), names.end());
+    if (std::adjacent_find(names.begin(), names.end()) != names.end()) return std::nullopt;
     return kernels;
   }
 

@@ -18,7 +18,8 @@ struct KernelArrayText {
 
 // Finds the `kernels` array of a profile's text without parsing it: a string-aware scan of the
 // brackets. nullopt when the text is not shaped as it expects (not an object, no `kernels` key or
-// two of them, a key with escapes, an empty array or element, unbalanced brackets); the caller
+// two of them, a key with escapes, an empty array or element, unbalanced brackets, a string longer
+// than input_limits::kMaxProfileStringBytes anywhere in the text); the caller
 // then reads it with the checked reader. Elements are not checked: each is parsed afterwards.
 std::optional<KernelArrayText> split_kernel_array(std::string_view text);
 
