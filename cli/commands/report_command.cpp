@@ -75,24 +75,32 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
                      const std::vector<std::string>& device_labels, const std::vector<ReportWarning>& warnings,
                      OutputFiles& outputs) {
   const size_t devices = prediction.totals.size();  // kernel k on device d: kernels[k * devices + d]
-  // A row per kernel, its cells appended in place (100,000 kernels x 10 devices: 3 M cells).
-  std::string matrix;
-  CsvLine header(matrix);
+  std::string header_text;
+  CsvLine header(header_text);
   header.cell("kernel").cell("K_type");
   for (const auto& device : device_labels)
     for (const char* column : {"predicted_ms", "bound", "measured_ms"}) header.cell(fmt::format("{} {}", column, device));
   header.cell("invocations").end();  // last: the times' columns keep their places
-  for (size_t k = 0; devices > 0 && k * devices < prediction.kernels.size(); ++k) {
-    const KernelPrediction& first = prediction.kernels[k * devices];
-    CsvLine row(matrix);
-    row.cell(first.kernel).cell(to_string(first.parameters.type));
-    for (size_t d = 0; d < devices; ++d) {
-      const KernelPrediction& p = prediction.kernels[k * devices + d];
-      row.number(p.predicted_ms()).cell(to_string(p.prediction.bound)).optional_number(p.measured_ms);
-    }
-    row.number(static_cast<double>(first.invocations)).end();
-  }
-  outputs.add(folder / kReportPredictionsFile, matrix);
+  // A row per kernel, its cells appended in place, in parts made on every core (100,000 kernels
+  // x 10 devices: 3 M cells).
+  const size_t kernels = devices > 0 ? prediction.kernels.size() / devices : 0;
+  const std::vector<std::string> rows =
+      parts_in_parallel<std::string>(kernels, 1024, [&](size_t first, size_t last, std::string& text) {
+        for (size_t k = first; k < last; ++k) {
+          const KernelPrediction& kernel = prediction.kernels[k * devices];
+          CsvLine row(text);
+          row.cell(kernel.kernel).cell(to_string(kernel.parameters.type));
+          for (size_t d = 0; d < devices; ++d) {
+            const KernelPrediction& p = prediction.kernels[k * devices + d];
+            row.number(p.predicted_ms()).cell(to_string(p.prediction.bound)).optional_number(p.measured_ms);
+          }
+          row.number(static_cast<double>(kernel.invocations)).end();
+        }
+      });
+  outputs.add(folder / kReportPredictionsFile, [&](const OutputFiles::Write& write) {
+    write(header_text);
+    for (const auto& part : rows) write(part);
+  });
 
   std::ostringstream text;
   {
@@ -110,11 +118,8 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
 // diagnosed on every core (each diagnostic is a prediction or two), their text joined in order.
 std::string diagnostics_csv(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
                             const std::vector<size_t>& kernels, const PipesTerms& terms) {
-  constexpr size_t kRange = 256;
-  std::vector<std::string> parts((kernels.size() + kRange - 1) / kRange);
-  auto diagnose_range = [&](size_t range) {
-    std::string& text = parts[range];
-    for (size_t i = range * kRange; i < std::min(kernels.size(), (range + 1) * kRange); ++i) {
+  auto diagnose = [&](size_t first, size_t last, std::string& text) {
+    for (size_t i = first; i < last; ++i) {
       const KernelRecord& kernel = profile.kernels[kernels[i]];
       // What is not measured is mostly so on every device: one row for all of them.
       std::vector<std::pair<Diagnostic, std::vector<std::string>>> not_measured;
@@ -141,7 +146,7 @@ std::string diagnostics_csv(const KernelProfile& profile, const std::vector<Devi
       }
     }
   };
-  for_each_parallel(parts.size(), diagnose_range);
+  const std::vector<std::string> parts = parts_in_parallel<std::string>(kernels.size(), 256, diagnose);
   std::string text;
   append_csv_row({"kernel", "device", "diagnostic", "measured", "finding", "observed", "ideal", "predicted_ms",
                   "fixed_ms", "saved_ms"},
