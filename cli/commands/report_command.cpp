@@ -6,7 +6,6 @@
 #include <iostream>
 #include <memory>
 #include <set>
-#include <sstream>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -102,13 +101,17 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
     for (const auto& part : rows) write(part);
   });
 
-  std::ostringstream text;
-  {
-    CsvWriter csv(text);
-    csv.write_row({"kind", "kernel", "detail"});
-    for (const auto& w : warnings) csv.write_row({to_string(w.kind), w.kernel, w.detail});
-  }
-  outputs.add(folder / kReportWarningsFile, std::move(text).str());
+  const std::vector<std::string> warning_rows =
+      parts_in_parallel<std::string>(warnings.size(), 4096, [&](size_t first, size_t last, std::string& text) {
+        for (size_t i = first; i < last; ++i)
+          append_csv_row({to_string(warnings[i].kind), warnings[i].kernel, warnings[i].detail}, text);
+      });
+  outputs.add(folder / kReportWarningsFile, [&](const OutputFiles::Write& write) {
+    std::string header;
+    append_csv_row({"kind", "kernel", "detail"}, header);
+    write(header);
+    for (const auto& part : warning_rows) write(part);
+  });
 }
 
 // The diagnostics of `kernels` (indices, ascending) that fire or are not measured on each device
@@ -153,6 +156,21 @@ std::string diagnostics_csv(const KernelProfile& profile, const std::vector<Devi
                  text);
   for (const auto& part : parts) text += part;
   return text;
+}
+
+// The roofline chart of each device (`labelled`: the devices, told apart), made on every core:
+// each reads its device's predictions of every kernel. The points come from the predictions
+// made: a profile is not predicted again for each chart.
+std::vector<GnuplotChart> roofline_charts(const ProfilePrediction& prediction, const KernelProfile& profile,
+                                          const std::vector<DeviceProfile>& labelled, const std::string& profile_label,
+                                          const std::string& model, size_t top) {
+  std::vector<GnuplotChart> charts(labelled.size());
+  for_each_parallel(labelled.size(), [&](size_t d) {
+    const std::string name = fmt::format("roofline-{}.svg", file_name_part(labelled[d].name));
+    charts[d] = roofline_chart(labelled[d], roofline_kernel_points(prediction, profile, d), profile_label,
+                               *chart_target_for(name), model, top);
+  });
+  return charts;
 }
 
 // The report's charts folder: where it is written (inside the staging folder) and where it will be.
@@ -257,14 +275,12 @@ void run_report(const ReportOptions& options) {
   content.generated_by = fmt::format("{}, {}", version_text(),
                                      utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable));
 
+  const std::vector<GnuplotChart> rooflines = roofline_charts(prediction, profile, labelled, profile_label,
+                                                              predictor->name(), options.top);
   for (size_t d = 0; d < devices.size(); ++d) {
     const DeviceProfile& device = labelled[d];
-    const std::string name = fmt::format("roofline-{}.svg", file_name_part(device.name));
-    // The points from the predictions above: a profile is not predicted again for each chart.
     content.charts.push_back(draw_for_report(
-        roofline_chart(device, roofline_kernel_points(prediction, profile, d), profile_label, *chart_target_for(name),
-                       predictor->name(), options.top),
-        charts_folder,
+        rooflines[d], charts_folder,
         fmt::format("Roofline of {}", device.name),
         fmt::format("Each kernel at its operational intensity O_krn and the throughput the {} model predicts it "
                     "attains on {} (its work over its predicted time); hollow markers: "
