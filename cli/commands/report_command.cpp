@@ -60,9 +60,12 @@ std::vector<size_t> heaviest_kernels(const KernelProfile& profile, const Profile
     for (size_t d = 0; d < devices; ++d) total += prediction.kernels[k * devices + d].predicted_ms();
     totals.emplace_back(total, k);
   }
-  std::stable_sort(totals.begin(), totals.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  // The `count` first of a stable sort, most time first: ties in profile order.
+  const auto kept = static_cast<std::ptrdiff_t>(std::min(count, totals.size()));
+  std::partial_sort(totals.begin(), totals.begin() + kept, totals.end(),
+                    [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   std::vector<size_t> result;
-  for (size_t i = 0; i < totals.size() && i < count; ++i) result.push_back(totals[i].second);
+  for (auto it = totals.begin(); it != totals.begin() + kept; ++it) result.push_back(it->second);
   return result;
 }
 
