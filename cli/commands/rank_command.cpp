@@ -121,9 +121,8 @@ void run_rank(const RankOptions& options) {
   if (options.all_gpus) append_all_gpus(devices);
   // A ranking reads each prediction's time and bound only: the rest is not held (a million
   // predictions, 100,000 kernels x 10 devices, with their details would take gigabytes).
-  std::vector<TotalsEntry> predictions(profile.kernels.size() * devices.size());
-  predict_profile_on_every_core(*make_predictor(options.model), profile, devices, nullptr,
-                                [&](size_t i, KernelPrediction&& p) { predictions[i] = TotalsEntry::of(p); });
+  const std::vector<TotalsEntry> predictions =
+      predict_entries_on_every_core(*make_predictor(options.model), profile, devices, nullptr);
   const auto ranks = rank_devices(predictions, profile, devices, options.top);
   if (options.format != "json") warn_missing_bench_keys(devices, options.model);  // JSON: its notes
   if (options.format == "json") {

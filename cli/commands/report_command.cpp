@@ -6,7 +6,6 @@
 #include <iostream>
 #include <memory>
 #include <set>
-#include <sstream>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -61,9 +60,12 @@ std::vector<size_t> heaviest_kernels(const KernelProfile& profile, const Profile
     for (size_t d = 0; d < devices; ++d) total += prediction.kernels[k * devices + d].predicted_ms();
     totals.emplace_back(total, k);
   }
-  std::stable_sort(totals.begin(), totals.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  // The `count` first of a stable sort, most time first: ties in profile order.
+  const auto kept = static_cast<std::ptrdiff_t>(std::min(count, totals.size()));
+  std::partial_sort(totals.begin(), totals.begin() + kept, totals.end(),
+                    [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
   std::vector<size_t> result;
-  for (size_t i = 0; i < totals.size() && i < count; ++i) result.push_back(totals[i].second);
+  for (auto it = totals.begin(); it != totals.begin() + kept; ++it) result.push_back(it->second);
   return result;
 }
 
@@ -75,32 +77,44 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
                      const std::vector<std::string>& device_labels, const std::vector<ReportWarning>& warnings,
                      OutputFiles& outputs) {
   const size_t devices = prediction.totals.size();  // kernel k on device d: kernels[k * devices + d]
-  // A row per kernel, its cells appended in place (100,000 kernels x 10 devices: 3 M cells).
-  std::string matrix;
-  CsvLine header(matrix);
+  std::string header_text;
+  CsvLine header(header_text);
   header.cell("kernel").cell("K_type");
   for (const auto& device : device_labels)
     for (const char* column : {"predicted_ms", "bound", "measured_ms"}) header.cell(fmt::format("{} {}", column, device));
   header.cell("invocations").end();  // last: the times' columns keep their places
-  for (size_t k = 0; devices > 0 && k * devices < prediction.kernels.size(); ++k) {
-    const KernelPrediction& first = prediction.kernels[k * devices];
-    CsvLine row(matrix);
-    row.cell(first.kernel).cell(to_string(first.parameters.type));
-    for (size_t d = 0; d < devices; ++d) {
-      const KernelPrediction& p = prediction.kernels[k * devices + d];
-      row.number(p.predicted_ms()).cell(to_string(p.prediction.bound)).optional_number(p.measured_ms);
-    }
-    row.number(static_cast<double>(first.invocations)).end();
-  }
-  outputs.add(folder / kReportPredictionsFile, matrix);
+  // A row per kernel, its cells appended in place, in parts made on every core (100,000 kernels
+  // x 10 devices: 3 M cells).
+  const size_t kernels = devices > 0 ? prediction.kernels.size() / devices : 0;
+  const std::vector<std::string> rows =
+      parts_in_parallel<std::string>(kernels, 1024, [&](size_t first, size_t last, std::string& text) {
+        for (size_t k = first; k < last; ++k) {
+          const KernelPrediction& kernel = prediction.kernels[k * devices];
+          CsvLine row(text);
+          row.cell(kernel.kernel).cell(to_string(kernel.parameters.type));
+          for (size_t d = 0; d < devices; ++d) {
+            const KernelPrediction& p = prediction.kernels[k * devices + d];
+            row.number(p.predicted_ms()).cell(to_string(p.prediction.bound)).optional_number(p.measured_ms);
+          }
+          row.number(static_cast<double>(kernel.invocations)).end();
+        }
+      });
+  outputs.add(folder / kReportPredictionsFile, [&](const OutputFiles::Write& write) {
+    write(header_text);
+    for (const auto& part : rows) write(part);
+  });
 
-  std::ostringstream text;
-  {
-    CsvWriter csv(text);
-    csv.write_row({"kind", "kernel", "detail"});
-    for (const auto& w : warnings) csv.write_row({to_string(w.kind), w.kernel, w.detail});
-  }
-  outputs.add(folder / kReportWarningsFile, std::move(text).str());
+  const std::vector<std::string> warning_rows =
+      parts_in_parallel<std::string>(warnings.size(), 4096, [&](size_t first, size_t last, std::string& text) {
+        for (size_t i = first; i < last; ++i)
+          append_csv_row({to_string(warnings[i].kind), warnings[i].kernel, warnings[i].detail}, text);
+      });
+  outputs.add(folder / kReportWarningsFile, [&](const OutputFiles::Write& write) {
+    std::string header;
+    append_csv_row({"kind", "kernel", "detail"}, header);
+    write(header);
+    for (const auto& part : warning_rows) write(part);
+  });
 }
 
 // The diagnostics of `kernels` (indices, ascending) that fire or are not measured on each device
@@ -110,11 +124,8 @@ void write_full_data(const std::filesystem::path& folder, const ProfilePredictio
 // diagnosed on every core (each diagnostic is a prediction or two), their text joined in order.
 std::string diagnostics_csv(const KernelProfile& profile, const std::vector<DeviceProfile>& devices,
                             const std::vector<size_t>& kernels, const PipesTerms& terms) {
-  constexpr size_t kRange = 256;
-  std::vector<std::string> parts((kernels.size() + kRange - 1) / kRange);
-  auto diagnose_range = [&](size_t range) {
-    std::string& text = parts[range];
-    for (size_t i = range * kRange; i < std::min(kernels.size(), (range + 1) * kRange); ++i) {
+  auto diagnose = [&](size_t first, size_t last, std::string& text) {
+    for (size_t i = first; i < last; ++i) {
       const KernelRecord& kernel = profile.kernels[kernels[i]];
       // What is not measured is mostly so on every device: one row for all of them.
       std::vector<std::pair<Diagnostic, std::vector<std::string>>> not_measured;
@@ -141,13 +152,28 @@ std::string diagnostics_csv(const KernelProfile& profile, const std::vector<Devi
       }
     }
   };
-  for_each_parallel(parts.size(), diagnose_range);
+  const std::vector<std::string> parts = parts_in_parallel<std::string>(kernels.size(), 256, diagnose);
   std::string text;
   append_csv_row({"kernel", "device", "diagnostic", "measured", "finding", "observed", "ideal", "predicted_ms",
                   "fixed_ms", "saved_ms"},
                  text);
   for (const auto& part : parts) text += part;
   return text;
+}
+
+// The roofline chart of each device (`labelled`: the devices, told apart), made on every core:
+// each reads its device's predictions of every kernel. The points come from the predictions
+// made: a profile is not predicted again for each chart.
+std::vector<GnuplotChart> roofline_charts(const ProfilePrediction& prediction, const KernelProfile& profile,
+                                          const std::vector<DeviceProfile>& labelled, const std::string& profile_label,
+                                          const std::string& model, size_t top) {
+  std::vector<GnuplotChart> charts(labelled.size());
+  for_each_parallel(labelled.size(), [&](size_t d) {
+    const std::string name = fmt::format("roofline-{}.svg", file_name_part(labelled[d].name));
+    charts[d] = roofline_chart(labelled[d], roofline_kernel_points(prediction, profile, d), profile_label,
+                               *chart_target_for(name), model, top);
+  });
+  return charts;
 }
 
 // The report's charts folder: where it is written (inside the staging folder) and where it will be.
@@ -252,14 +278,12 @@ void run_report(const ReportOptions& options) {
   content.generated_by = fmt::format("{}, {}", version_text(),
                                      utc_time_text(std::chrono::system_clock::now(), TimeStyle::readable));
 
+  const std::vector<GnuplotChart> rooflines = roofline_charts(prediction, profile, labelled, profile_label,
+                                                              predictor->name(), options.top);
   for (size_t d = 0; d < devices.size(); ++d) {
     const DeviceProfile& device = labelled[d];
-    const std::string name = fmt::format("roofline-{}.svg", file_name_part(device.name));
-    // The points from the predictions above: a profile is not predicted again for each chart.
     content.charts.push_back(draw_for_report(
-        roofline_chart(device, roofline_kernel_points(prediction, profile, d), profile_label, *chart_target_for(name),
-                       predictor->name(), options.top),
-        charts_folder,
+        rooflines[d], charts_folder,
         fmt::format("Roofline of {}", device.name),
         fmt::format("Each kernel at its operational intensity O_krn and the throughput the {} model predicts it "
                     "attains on {} (its work over its predicted time); hollow markers: "

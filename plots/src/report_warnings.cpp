@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <variant>
 
 #include <fmt/format.h>
+
+#include "roofcast/model/for_each_parallel.hpp"
 
 namespace roofcast {
 
@@ -75,47 +78,60 @@ double l2_bytes_of(const KernelRecord& kernel) {
   return std::isfinite(bytes) ? bytes : -1;
 }
 
-std::vector<ReportWarning> report_warnings(const KernelProfile& profile, const ProfilePrediction& prediction) {
-  std::vector<ReportWarning> warnings;
+namespace {
+
+// The warnings of kernel `k` (report_warnings), appended to `warnings`.
+void add_kernel_warnings(const KernelProfile& profile, const ProfilePrediction& prediction, size_t k,
+                         std::vector<ReportWarning>& warnings) {
   const size_t device_count = prediction.totals.size();  // kernel k on device d: kernels[k * devices + d]
-  for (size_t k = 0; k < profile.kernels.size(); ++k) {
-    const KernelRecord& kernel = profile.kernels[k];
-    const KernelParameters parameters = kernel_parameters_of(kernel);
+  const KernelRecord& kernel = profile.kernels[k];
+  const KernelParameters parameters = kernel_parameters_of(kernel);
 
-    const double l2 = l2_bytes_of(kernel);
-    if (l2 >= 0 && l2 > kL2TrafficWarningRatio * parameters.W_traf)
-      warnings.push_back({ReportWarning::Kind::l2_traffic, kernel.name,
-                          fmt::format("L2 traffic {:.4g} MB, {} the DRAM traffic ({:.4g} MB)", l2 / 1e6,
-                                      parameters.W_traf > 0 ? fmt::format("{:.1f}x", l2 / parameters.W_traf)
-                                                            : std::string("far above"),
-                                      parameters.W_traf / 1e6)});
+  const double l2 = l2_bytes_of(kernel);
+  if (l2 >= 0 && l2 > kL2TrafficWarningRatio * parameters.W_traf)
+    warnings.push_back({ReportWarning::Kind::l2_traffic, kernel.name,
+                        fmt::format("L2 traffic {:.4g} MB, {} the DRAM traffic ({:.4g} MB)", l2 / 1e6,
+                                    parameters.W_traf > 0 ? fmt::format("{:.1f}x", l2 / parameters.W_traf)
+                                                          : std::string("far above"),
+                                    parameters.W_traf / 1e6)});
 
-    std::vector<std::string> short_on, low_on;
-    double shortest = INFINITY, lowest = INFINITY;
-    for (size_t d = 0; d < device_count; ++d) {
-      const KernelPrediction& p = prediction.kernels.at(k * device_count + d);
-      const double per_invocation = p.predicted_ms() / kernel.invocations;
-      const double measured_per_invocation = p.measured_ms ? *p.measured_ms / kernel.invocations : INFINITY;
-      if (std::min(per_invocation, measured_per_invocation) < kShortInvocationMs) {
-        short_on.push_back(p.device);
-        shortest = std::min({shortest, per_invocation, measured_per_invocation});
-      }
-      // The thesis model's adjustment of the peak; other models cost the instruction mix themselves.
-      const ThesisPrediction* thesis = p.prediction.thesis();
-      const double utilization = thesis ? parameters.E_mix * thesis->E_instr : 1;
-      if (p.prediction.bound == Bound::compute && utilization < kLowUtilizationWarning) {
-        low_on.push_back(p.device);
-        lowest = std::min(lowest, utilization);
-      }
+  std::vector<std::string> short_on, low_on;
+  double shortest = INFINITY, lowest = INFINITY;
+  for (size_t d = 0; d < device_count; ++d) {
+    const KernelPrediction& p = prediction.kernels.at(k * device_count + d);
+    const double per_invocation = p.predicted_ms() / kernel.invocations;
+    const double measured_per_invocation = p.measured_ms ? *p.measured_ms / kernel.invocations : INFINITY;
+    if (std::min(per_invocation, measured_per_invocation) < kShortInvocationMs) {
+      short_on.push_back(p.device);
+      shortest = std::min({shortest, per_invocation, measured_per_invocation});
     }
-    if (!short_on.empty())
-      warnings.push_back({ReportWarning::Kind::short_invocation, kernel.name,
-                          fmt::format("{:.3g} ms per invocation on {}", shortest, joined_devices(short_on))});
-    if (!low_on.empty())
-      warnings.push_back({ReportWarning::Kind::low_utilization, kernel.name,
-                          fmt::format("E_mix x E_instr {:.1f} % ({}) on {}", 100 * lowest, to_string(parameters.type),
-                                      joined_devices(low_on))});
+    // The thesis model's adjustment of the peak; other models cost the instruction mix themselves.
+    const ThesisPrediction* thesis = p.prediction.thesis();
+    const double utilization = thesis ? parameters.E_mix * thesis->E_instr : 1;
+    if (p.prediction.bound == Bound::compute && utilization < kLowUtilizationWarning) {
+      low_on.push_back(p.device);
+      lowest = std::min(lowest, utilization);
+    }
   }
+  if (!short_on.empty())
+    warnings.push_back({ReportWarning::Kind::short_invocation, kernel.name,
+                        fmt::format("{:.3g} ms per invocation on {}", shortest, joined_devices(short_on))});
+  if (!low_on.empty())
+    warnings.push_back({ReportWarning::Kind::low_utilization, kernel.name,
+                        fmt::format("E_mix x E_instr {:.1f} % ({}) on {}", 100 * lowest, to_string(parameters.type),
+                                    joined_devices(low_on))});
+}
+
+}  // namespace
+
+std::vector<ReportWarning> report_warnings(const KernelProfile& profile, const ProfilePrediction& prediction) {
+  // Kernels in parts on every core (a million predictions are read), their warnings in order.
+  std::vector<std::vector<ReportWarning>> parts = parts_in_parallel<std::vector<ReportWarning>>(
+      profile.kernels.size(), 1024, [&](size_t first, size_t last, std::vector<ReportWarning>& part) {
+        for (size_t k = first; k < last; ++k) add_kernel_warnings(profile, prediction, k, part);
+      });
+  std::vector<ReportWarning> warnings;
+  for (auto& part : parts) std::move(part.begin(), part.end(), std::back_inserter(warnings));
   return warnings;
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "roofcast/model/device_name.hpp"
+#include "roofcast/model/for_each_parallel.hpp"
 
 namespace roofcast {
 
@@ -72,10 +73,10 @@ std::vector<DeviceRank> rank_devices(const std::vector<TotalsEntry>& predictions
                                      const std::vector<DeviceProfile>& devices, size_t top) {
   if (predictions.size() != profile.kernels.size() * devices.size())
     throw std::invalid_argument("rank_devices: the prediction is not of this profile on these devices");
-  std::vector<DeviceRank> ranks;
-  for (size_t d = 0; d < devices.size(); ++d) {
+  std::vector<DeviceRank> ranks(devices.size());
+  for_each_parallel(devices.size(), [&](size_t d) {  // each device reads its prediction of every kernel
     const DeviceProfile& device = devices[d];
-    DeviceRank rank;
+    DeviceRank& rank = ranks[d];
     rank.device = device.name;
     rank.device_id = device.id;
     rank.derived = device.derivation.has_value();
@@ -83,8 +84,7 @@ std::vector<DeviceRank> rank_devices(const std::vector<TotalsEntry>& predictions
     add_transfers(rank, profile, device);
     rank.total_ms = rank.kernels_ms + rank.launch_gaps_ms + rank.transfers_ms;
     rank.transfer_share = rank.total_ms > 0 ? rank.transfers_ms / rank.total_ms : 0;
-    ranks.push_back(std::move(rank));
-  }
+  });
   std::stable_sort(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) { return a.total_ms < b.total_ms; });
   if (ranks.empty()) return ranks;
   const double slowest = ranks.back().total_ms;

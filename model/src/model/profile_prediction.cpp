@@ -82,34 +82,39 @@ void predict_kernels(const Predictor& predictor, const KernelProfile& profile, s
   });
 }
 
-ProfileTotals::ProfileTotals(const std::vector<DeviceProfile>& devices, bool corrected)
-    : all_measured_(devices.size(), true),
-      all_corrected_(devices.size(), corrected),
-      measured_sum_(devices.size(), 0),
-      corrected_sum_(devices.size(), 0) {
+ProfileTotals::ProfileTotals(const std::vector<DeviceProfile>& devices, bool corrected) {
   for (const auto& device : devices) {
-    DeviceTotal total;
-    total.device = device.name;
-    total.device_id = device.id;
-    totals_.push_back(total);
+    DeviceSum& sum = sums_.emplace_back();
+    sum.total.device = device.name;
+    sum.total.device_id = device.id;
+    sum.all_corrected = corrected;
   }
 }
 
 void ProfileTotals::add(size_t device, const TotalsEntry& p) {
-  DeviceTotal& total = totals_[device];
-  total.predicted_ms += p.predicted_ms;
-  (p.bound == Bound::memory ? total.memory_bound_kernels : total.compute_bound_kernels) += 1;
-  if (p.measured_ms) measured_sum_[device] += *p.measured_ms; else all_measured_[device] = false;
-  if (p.corrected_ms) corrected_sum_[device] += *p.corrected_ms; else all_corrected_[device] = false;
-  any_ = true;
+  DeviceSum& sum = sums_[device];
+  sum.total.predicted_ms += p.predicted_ms;
+  (p.bound == Bound::memory ? sum.total.memory_bound_kernels : sum.total.compute_bound_kernels) += 1;
+  if (p.measured_ms) sum.measured_ms += *p.measured_ms; else sum.all_measured = false;
+  if (p.corrected_ms) sum.corrected_ms += *p.corrected_ms; else sum.all_corrected = false;
+  sum.any = true;
+}
+
+void ProfileTotals::add_all(size_t count, const std::function<TotalsEntry(size_t)>& entry) {
+  const size_t devices = sums_.size();
+  for_each_parallel(devices, [&](size_t d) {
+    for (size_t i = d; i < count; i += devices) add(d, entry(i));
+  });
 }
 
 std::vector<DeviceTotal> ProfileTotals::finish() && {
-  for (size_t d = 0; d < totals_.size(); ++d) {
-    if (all_measured_[d] && any_) totals_[d].measured_ms = measured_sum_[d];
-    if (all_corrected_[d] && any_) totals_[d].corrected_ms = corrected_sum_[d];
+  std::vector<DeviceTotal> totals;
+  for (DeviceSum& sum : sums_) {
+    if (sum.all_measured && sum.any) sum.total.measured_ms = sum.measured_ms;
+    if (sum.all_corrected && sum.any) sum.total.corrected_ms = sum.corrected_ms;
+    totals.push_back(std::move(sum.total));
   }
-  return std::move(totals_);
+  return totals;
 }
 
 std::vector<DeviceTotal> predict_profile(const Predictor& predictor, const KernelProfile& profile,
@@ -133,31 +138,35 @@ ProfilePrediction predict_profile(const Predictor& predictor, const KernelProfil
   return result;
 }
 
-std::vector<DeviceTotal> predict_profile_on_every_core(const Predictor& predictor, const KernelProfile& profile,
-                                                       const std::vector<DeviceProfile>& devices,
-                                                       const DeviceProfile* reference,
-                                                       const std::function<void(size_t, KernelPrediction&&)>& store) {
+namespace {
+
+// Kernels in ranges on every core, each prediction to `store(i, p)` (i: its place, kernel-major)
+// on the thread that made it; the first error in kernel order is thrown.
+void predict_ranges_on_every_core(const Predictor& predictor, const KernelProfile& profile,
+                                  const std::vector<DeviceProfile>& devices, const DeviceProfile* reference,
+                                  const std::function<void(size_t, KernelPrediction&&)>& store) {
   constexpr size_t kKernelsPerRange = 64;
-  const size_t kernels = profile.kernels.size(), device_count = devices.size();
+  const size_t kernels = profile.kernels.size();
   const size_t ranges = (kernels + kKernelsPerRange - 1) / kKernelsPerRange;
-  std::vector<TotalsEntry> entries(kernels * device_count);
   const auto prepared = predictor.prepare(devices);
   for_each_parallel(ranges, [&](size_t r) {
     const size_t first = r * kKernelsPerRange, last = std::min(kernels, first + kKernelsPerRange);
-    size_t slot = first * device_count;
+    size_t slot = first * devices.size();
     predict_kernels(
-        predictor, profile, first, last, devices, reference,
-        [&](KernelPrediction&& p) {
-          entries[slot] = TotalsEntry::of(p);
-          store(slot, std::move(p));
-          ++slot;
-        },
+        predictor, profile, first, last, devices, reference, [&](KernelPrediction&& p) { store(slot++, std::move(p)); },
         prepared.get());
   });
-  // Summed in the kernels' order, as predict_profile sums them.
-  ProfileTotals totals(devices, reference != nullptr);
-  for (size_t i = 0; i < entries.size(); ++i) totals.add(i % device_count, entries[i]);
-  return std::move(totals).finish();
+}
+
+}  // namespace
+
+std::vector<TotalsEntry> predict_entries_on_every_core(const Predictor& predictor, const KernelProfile& profile,
+                                                       const std::vector<DeviceProfile>& devices,
+                                                       const DeviceProfile* reference) {
+  std::vector<TotalsEntry> entries(profile.kernels.size() * devices.size());
+  predict_ranges_on_every_core(predictor, profile, devices, reference,
+                               [&](size_t i, KernelPrediction&& p) { entries[i] = TotalsEntry::of(p); });
+  return entries;
 }
 
 ProfilePrediction predict_profile_on_every_core(const Predictor& predictor, const KernelProfile& profile,
@@ -166,11 +175,13 @@ ProfilePrediction predict_profile_on_every_core(const Predictor& predictor, cons
                                                 const std::function<void(KernelPrediction&)>& trim) {
   ProfilePrediction result;
   result.kernels.resize(profile.kernels.size() * devices.size());
-  result.totals = predict_profile_on_every_core(predictor, profile, devices, reference,
-                                                [&](size_t i, KernelPrediction&& p) {
-                                                  if (trim) trim(p);
-                                                  result.kernels[i] = std::move(p);
-                                                });
+  predict_ranges_on_every_core(predictor, profile, devices, reference, [&](size_t i, KernelPrediction&& p) {
+    if (trim) trim(p);
+    result.kernels[i] = std::move(p);
+  });
+  ProfileTotals totals(devices, reference != nullptr);
+  totals.add_all(result.kernels.size(), [&](size_t i) { return TotalsEntry::of(result.kernels[i]); });
+  result.totals = std::move(totals).finish();
   return result;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstddef>
+#include <algorithm>
 #include <functional>
+#include <vector>
 
 namespace roofcast {
 
@@ -9,5 +11,16 @@ namespace roofcast {
 // for work whose order does not matter. When bodies throw, rethrows the error of the lowest
 // index that threw (the one a single thread would have met first), after every body has run.
 void for_each_parallel(size_t count, const std::function<void(size_t)>& body);
+
+// Items 0 ... count - 1 made on every core in parts of `per_part` items: `make(first, last, part)`
+// makes items [first, last) into `part`. The parts come in the items' order (text to join, rows
+// to write), the first error in that order as for_each_parallel.
+template <class Part>
+std::vector<Part> parts_in_parallel(size_t count, size_t per_part,
+                                    const std::function<void(size_t, size_t, Part&)>& make) {
+  std::vector<Part> parts((count + per_part - 1) / per_part);
+  for_each_parallel(parts.size(), [&](size_t i) { make(i * per_part, std::min(count, (i + 1) * per_part), parts[i]); });
+  return parts;
+}
 
 }  // namespace roofcast

@@ -73,12 +73,6 @@ ProfilePrediction predict_profile_on_every_core(const Predictor& predictor, cons
                                                 const std::vector<DeviceProfile>& devices,
                                                 const DeviceProfile* reference,
                                                 const std::function<void(KernelPrediction&)>& trim);
-// The same, each prediction handed to `store(i, p)` (i: its place, kernel-major) on the thread
-// that made it, for callers that keep less than a KernelPrediction; returns the totals.
-std::vector<DeviceTotal> predict_profile_on_every_core(const Predictor& predictor, const KernelProfile& profile,
-                                                       const std::vector<DeviceProfile>& devices,
-                                                       const DeviceProfile* reference,
-                                                       const std::function<void(size_t, KernelPrediction&&)>& store);
 
 // Kernels [first, last) of `profile` only, as predict_profile predicts them, without totals: one
 // range per thread (`predict` on 100,000 kernels); their totals go through ProfileTotals.
@@ -100,20 +94,30 @@ struct TotalsEntry {
   }
 };
 
-// The totals per device of predict_profile. Predictions must be added in kernel-major order,
-// whichever thread made them: the sums then come out the same to the last bit.
+// predict_profile_on_every_core keeping of each prediction only what its device's total and a
+// ranking read (kernel-major): what `rank` holds of a million predictions.
+std::vector<TotalsEntry> predict_entries_on_every_core(const Predictor& predictor, const KernelProfile& profile,
+                                                       const std::vector<DeviceProfile>& devices,
+                                                       const DeviceProfile* reference);
+
+// The totals per device of predict_profile. Each device's predictions must be added in kernel
+// order, whichever thread made them: the sums then come out the same to the last bit.
 class ProfileTotals {
  public:
   // `corrected`: predictions are calibrated (a reference device was given).
   ProfileTotals(const std::vector<DeviceProfile>& devices, bool corrected);
   void add(size_t device, const TotalsEntry& entry);
+  // Adds `count` predictions (kernel-major, `entry(i)` the i-th's), the devices' sums on every core.
+  void add_all(size_t count, const std::function<TotalsEntry(size_t)>& entry);
   std::vector<DeviceTotal> finish() &&;
 
  private:
-  std::vector<DeviceTotal> totals_;
-  std::vector<bool> all_measured_, all_corrected_;
-  std::vector<double> measured_sum_, corrected_sum_;
-  bool any_ = false;
+  struct DeviceSum {
+    DeviceTotal total;
+    double measured_ms = 0, corrected_ms = 0;
+    bool all_measured = true, all_corrected = false, any = false;
+  };
+  std::vector<DeviceSum> sums_;
 };
 
 }  // namespace roofcast
