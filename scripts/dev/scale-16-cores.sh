@@ -25,7 +25,10 @@ configure_and_build() {
 
 baseline_source=build-baseline/$baseline_commit
 rm -rf "$baseline_source" && mkdir -p "$baseline_source"
-tar -xzf "build-baseline/$baseline_commit.tar.gz" -C "$baseline_source"
+# With or without git archive's --prefix=COMMIT/.
+strip=0
+[[ $(tar -tzf "build-baseline/$baseline_commit.tar.gz" | head -1) == "$baseline_commit/" ]] && strip=1
+tar -xzf "build-baseline/$baseline_commit.tar.gz" -C "$baseline_source" --strip-components=$strip
 # The machine's GCC needs <cstdint> where older trees relied on it coming with other headers.
 grep -q '<cstdint>' "$baseline_source/model/src/formats/closest_name.cpp" 2>/dev/null ||
   sed -i '1i #include <cstdint>' "$baseline_source/model/src/formats/closest_name.cpp" 2>/dev/null || true
