@@ -34,6 +34,8 @@ std::vector<Measurement> characterize_dram(const Context& context);
 std::vector<Measurement> characterize_memory_parallelism(const Context& context);
 // Random 32-byte-sector gathers over a buffer past L2 and one L2 holds.
 std::vector<Measurement> characterize_gathers(const Context& context);
+// Stores whose lanes each write a line of their own (2 KiB apart), past L2.
+std::vector<Measurement> characterize_scattered_stores(const Context& context);
 // Dependent-issue latency of FFMA, DFMA, IMAD, HFMA2 and MUFU, and one warp's issue interval.
 std::vector<Measurement> characterize_arithmetic_latency(const Context& context);
 // Unloaded latencies of shared-memory, L1-hit, L2-hit and DRAM loads and of global and shared

@@ -148,6 +148,7 @@ SuiteResult run_suite(const SuiteOptions& options, const ProgressCallback& progr
   run_group("DRAM", [&] { return characterize_dram(context); });
   run_group("DRAM latency", [&] { return characterize_memory_parallelism(context); });
   run_group("gathers", [&] { return characterize_gathers(context); });
+  run_group("scattered stores", [&] { return characterize_scattered_stores(context); });
   run_group("arithmetic latency", [&] { return characterize_arithmetic_latency(context); });
   run_group("memory latency", [&] { return characterize_memory_latency(context); });
   run_group("launch overhead", [&] { return characterize_launch(context); });

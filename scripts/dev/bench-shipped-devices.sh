@@ -10,7 +10,9 @@
 #   writes $OUT/<id>{,-mps50,-mps25}.{json,csv,md} with <id> h100-sxm or h200-sxm (from the GPU's
 #   name), $OUT/logs/ and $OUT/summary.txt (the table printed last).
 # Environment: BUILD [build-gpu-validation] (configured and built here for sm_90 when it has no
-#   roofcast-bench), PARTITIONS ["50 25"].
+#   roofcast-bench), PARTITIONS ["50 25"], COMPLETE_FROM [none]: a folder of earlier profiles of
+#   the same names (data/devices/measured): each is completed (`roofcast bench --complete`) with
+#   the benches of the keys the model reads that it lacks, not benched again whole.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/dev/gpu-deps.sh || exit 1
@@ -18,6 +20,7 @@ ROOT=$PWD
 OUT=${OUT:-$ROOT/bench-shipped-out}
 BUILD=${BUILD:-build-gpu-validation}
 PARTITIONS=${PARTITIONS:-"50 25"}
+COMPLETE_FROM=${COMPLETE_FROM:-}
 BIN=$ROOT/$BUILD/bin
 mkdir -p "$OUT/logs" "$OUT/data/devices"
 
@@ -30,8 +33,11 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 case "$gpu" in *H100*) id=h100-sxm ;; *H200*) id=h200-sxm ;; *) echo "no shipped profile for $gpu" >&2; exit 1 ;; esac
 
 status=0
-bench_as() {  # FILE-STEM: the bench of what this process sees now
-  "$BIN/roofcast" bench --output "$OUT/$1.json" >"$OUT/logs/bench-$1.log" 2>&1 || { status=1; tail -3 "$OUT/logs/bench-$1.log"; }
+bench_as() {  # FILE-STEM: the bench of what this process sees now (with COMPLETE_FROM: what it lacks)
+  local complete=()
+  [[ -n $COMPLETE_FROM ]] && complete=(--complete "$COMPLETE_FROM/$1.json")
+  "$BIN/roofcast" bench "${complete[@]}" --output "$OUT/$1.json" >"$OUT/logs/bench-$1.log" 2>&1 ||
+    { status=1; tail -3 "$OUT/logs/bench-$1.log"; }
 }
 bench_as "$id"
 export CUDA_MPS_PIPE_DIRECTORY=/tmp/roofcast-mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/roofcast-mps-log
