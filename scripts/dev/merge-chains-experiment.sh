@@ -35,7 +35,7 @@ for name, text in variants.items():
     open(f"{work}/{name}.cu", "w").write(text)
 PY
 variants="original no-stores l2-resident l2-resident-no-stores"
-build_variants $(for v in $variants; do echo "$WORK/$v"; done)
+build_named_variants $variants
 run_all() {
   for v in $variants; do
     local keys=$((1 << 25))
@@ -47,7 +47,4 @@ run_all() {
 }
 echo "| target | variant | kernel | median ms per launch | ns per merged key |"
 echo "|---|---|---|---:|---:|"
-run_all "whole GPU"
-start_mps
-CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50 run_all "MPS 50 %"
-CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=25 run_all "MPS 25 %"
+run_on_targets run_all

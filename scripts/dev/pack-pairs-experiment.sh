@@ -27,7 +27,7 @@ for name, text in variants.items():
     open(f"{work}/{name}.cu", "w").write(text)
 PY
 variants="original no-atomic no-stores extra-atomic"
-build_variants $(for v in $variants; do echo "$WORK/$v"; done)
+build_named_variants $variants
 run_all() {
   for v in $variants; do
     # The variants' checks fail, and their programs exit 1: only the times are read.
@@ -37,7 +37,4 @@ run_all() {
 }
 echo "| target | variant | kernel | median ms per launch |"
 echo "|---|---|---|---:|"
-run_all "whole GPU"
-start_mps
-CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50 run_all "MPS 50 %"
-CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=25 run_all "MPS 25 %"
+run_on_targets run_all

@@ -1,4 +1,4 @@
-# Sourced by the workload experiments (hot-word-experiment.sh, pack-pairs-experiment.sh): a
+# Sourced by the workload experiments (hot-word-, pack-pairs-, merge-chains-experiment.sh): a
 # work folder removed at exit, an MPS daemon started on demand and stopped at exit, and a
 # build of one variant of a workload's source. Runs on the GPU machine (nvcc, sm_90).
 set -euo pipefail
@@ -25,4 +25,20 @@ build_variants() {
     pids+=($!)
   done
   for pid in "${pids[@]}"; do wait "$pid"; done
+}
+
+# build_named_variants NAME...: $WORK/NAME.cu to $WORK/NAME for each NAME (build_variants).
+build_named_variants() {
+  local name programs=()
+  for name in "$@"; do programs+=("$WORK/$name"); done
+  build_variants "${programs[@]}"
+}
+
+# run_on_targets RUN: `RUN "whole GPU"`, then under MPS 50 % and 25 % (the daemon started here):
+# RUN prints its rows for the target it is given.
+run_on_targets() {
+  "$1" "whole GPU"
+  start_mps
+  CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50 "$1" "MPS 50 %"
+  CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=25 "$1" "MPS 25 %"
 }
