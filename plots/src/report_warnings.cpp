@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <variant>
 
 #include <fmt/format.h>
@@ -126,13 +125,10 @@ void add_kernel_warnings(const KernelProfile& profile, const ProfilePrediction& 
 
 std::vector<ReportWarning> report_warnings(const KernelProfile& profile, const ProfilePrediction& prediction) {
   // Kernels in parts on every core (a million predictions are read), their warnings in order.
-  std::vector<std::vector<ReportWarning>> parts = parts_in_parallel<std::vector<ReportWarning>>(
+  return joined_in_parallel<ReportWarning>(
       profile.kernels.size(), 1024, [&](size_t first, size_t last, std::vector<ReportWarning>& part) {
         for (size_t k = first; k < last; ++k) add_kernel_warnings(profile, prediction, k, part);
       });
-  std::vector<ReportWarning> warnings;
-  for (auto& part : parts) std::move(part.begin(), part.end(), std::back_inserter(warnings));
-  return warnings;
 }
 
 }  // namespace roofcast

@@ -1,14 +1,12 @@
 #include "roofcast/plots/validation_entries.hpp"
 
-#include <iterator>
-
 #include "roofcast/model/for_each_parallel.hpp"
 
 namespace roofcast {
 
 std::vector<AccuracyEntry> validation_entries_from(const ProfilePrediction& prediction) {
   // Predictions in parts on every core (a million of them), their entries in order.
-  std::vector<std::vector<AccuracyEntry>> parts = parts_in_parallel<std::vector<AccuracyEntry>>(
+  return joined_in_parallel<AccuracyEntry>(
       prediction.kernels.size(), 8192, [&](size_t first, size_t last, std::vector<AccuracyEntry>& part) {
         for (size_t i = first; i < last; ++i) {
           const KernelPrediction& p = prediction.kernels[i];
@@ -23,9 +21,6 @@ std::vector<AccuracyEntry> validation_entries_from(const ProfilePrediction& pred
           part.push_back(std::move(e));
         }
       });
-  std::vector<AccuracyEntry> entries;
-  for (auto& part : parts) std::move(part.begin(), part.end(), std::back_inserter(entries));
-  return entries;
 }
 
 }  // namespace roofcast

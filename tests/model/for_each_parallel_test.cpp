@@ -36,3 +36,12 @@ TEST_CASE("parts_in_parallel makes the parts in the items' order, the last one s
   CHECK(joined == expected);
   CHECK(roofcast::parts_in_parallel<std::string>(0, 64, [](size_t, size_t, std::string&) {}).empty());
 }
+
+TEST_CASE("joined_in_parallel joins the parts' elements in the items' order") {
+  const auto joined = roofcast::joined_in_parallel<size_t>(1000, 64, [](size_t first, size_t last, std::vector<size_t>& part) {
+    for (size_t i = first; i < last; ++i)
+      if (i % 3 == 0) part.push_back(i);  // parts of different sizes
+  });
+  REQUIRE(joined.size() == 334);
+  for (size_t j = 0; j < joined.size(); ++j) CHECK(joined[j] == 3 * j);
+}

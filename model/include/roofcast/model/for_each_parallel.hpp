@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <vector>
 
 namespace roofcast {
@@ -21,6 +22,16 @@ std::vector<Part> parts_in_parallel(size_t count, size_t per_part,
   std::vector<Part> parts((count + per_part - 1) / per_part);
   for_each_parallel(parts.size(), [&](size_t i) { make(i * per_part, std::min(count, (i + 1) * per_part), parts[i]); });
   return parts;
+}
+
+// parts_in_parallel for parts that are vectors: their elements joined, in the items' order.
+template <class T>
+std::vector<T> joined_in_parallel(size_t count, size_t per_part,
+                                  const std::function<void(size_t, size_t, std::vector<T>&)>& make) {
+  std::vector<std::vector<T>> parts = parts_in_parallel<std::vector<T>>(count, per_part, make);
+  std::vector<T> joined;
+  for (auto& part : parts) std::move(part.begin(), part.end(), std::back_inserter(joined));
+  return joined;
 }
 
 }  // namespace roofcast
