@@ -7,6 +7,9 @@
 # MPS 50 % and 25 %, and prints the design kernels' median time per launch and per merged key
 # (the L2-resident variants merge 8 x fewer keys per thread). The variants' checks may fail;
 # only their times are read.
+# With PROFILE_WITH=ROOFCAST (a roofcast built for sm_90) and PROFILES=DIR it also profiles the
+# `original` and `no-stores` variants on the whole GPU (`roofcast profile`, all counters) into
+# DIR/VARIANT.json, so that the model's chain alone can be set beside the no-stores times.
 # Usage: scripts/dev/merge-chains-experiment.sh   (nvcc from /usr/local/cuda, sm_90)
 source "$(dirname "$0")/workload-variants.sh"
 python3 - "$WORK" <<'PY'
@@ -36,6 +39,13 @@ for name, text in variants.items():
 PY
 variants="original no-stores l2-resident l2-resident-no-stores"
 build_named_variants $variants
+if [[ -n ${PROFILE_WITH:-} ]]; then
+  mkdir -p "$PROFILES"
+  for v in original no-stores; do
+    "$PROFILE_WITH" profile -o "$PROFILES/$v.json" -- "$WORK/$v" --warmups 1 --repeats 3 >"$PROFILES/$v.log" 2>&1 ||
+      echo "profile $v: failed, see $PROFILES/$v.log" >&2
+  done
+fi
 run_all() {
   for v in $variants; do
     local keys=$((1 << 25))
