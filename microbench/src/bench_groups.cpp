@@ -22,7 +22,7 @@ const std::vector<BenchGroup>& bench_groups() {
        {"dram_read_gbps", "dram_write_gbps", "dram_copy_gbps", "dram_elementwise_add_gbps", "memcpy_d2d_gbps"}},
       {"DRAM latency", {"dram_latency_ns", "dram_probe_gbps"}},
       {"gathers", {"dram_gather_gbps", "l2_gather_gbps"}},
-      {"scattered stores", {"scattered_store_gops"}},
+      {"scattered stores", {"scattered_store_gops", "scattered_store_sm_gops"}},
       {"arithmetic latency",
        {"latency_ffma_ns", "latency_dfma_ns", "latency_imad_ns", "latency_hfma2_ns", "latency_mufu_ns",
         "warp_issue_interval_ns"}},

@@ -102,7 +102,7 @@ constexpr std::array<MetricInfo, 29> kPipes{{
 // The latency group (issue 13): what a latency term needs (warps launched, where warps wait,
 // cache hit counts), atomics under contention and bulk copies. Names found with
 // `roofcast-cupti search-metrics REGEX --chip GH100` (docs/profiler.md, "Latency group").
-constexpr std::array<MetricInfo, 40> kLatency{{
+constexpr std::array<MetricInfo, 41> kLatency{{
     // Warps and the cycles they spend: per-warp work = smsp__inst_executed / warps launched;
     // resident warps per scheduler = smsp__warps_active / smsp__cycles_active.
     {"sm__warps_launched.sum", "", "warps launched"},
@@ -134,6 +134,10 @@ constexpr std::array<MetricInfo, 40> kLatency{{
     {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum", "", "global load sectors that missed in L1"},
     {"lts__t_sectors_srcunit_tex_lookup_hit.sum", "", "L2 sectors requested by the SMs that hit"},
     {"lts__t_sectors_srcunit_tex_lookup_miss.sum", "", "L2 sectors requested by the SMs that missed"},
+    // Lines the SMs' stores write (an L2 request is one line's sectors): a store instruction whose
+    // lanes are on lines of their own sends one per lane, which the SM's path to L2 passes at a
+    // per-SM rate (bench key scattered_store_sm_gops).
+    {"lts__t_requests_srcunit_tex_op_write.sum", "", "L2 write requests of the SMs (one per line stored to)"},
     // Local memory (register spills, stack arrays), SASS-patched: they share the software pass.
     {"smsp__sass_inst_executed_op_local_ld.sum", "inst_executed_local_loads", "local-memory load warp instructions"},
     {"smsp__sass_inst_executed_op_local_st.sum", "inst_executed_local_stores", "local-memory store warp instructions"},
