@@ -31,12 +31,12 @@ __host__ __device__ inline uint32_t stored_value(uint32_t index, int pass) {
   return index * kPatternStep + kSeed + static_cast<uint32_t>(pass);
 }
 
-// Each block's SM goes to block_sms[blockIdx.x] where block_sms is not null.
+// Each block's SM goes to block_sms[blockIdx.x].
 template <int Threads>
 __global__ void __launch_bounds__(Threads) scattered_store_kernel(uint32_t* words, int passes, unsigned* block_sms) {
   const uint32_t thread = blockIdx.x * blockDim.x + threadIdx.x;
   uint32_t* region = words + size_t{thread} * kWordsPerThread;
-  if (block_sms && threadIdx.x == 0) block_sms[blockIdx.x] = sm_id();
+  if (threadIdx.x == 0) block_sms[blockIdx.x] = sm_id();
 #pragma unroll 1
   for (int pass = 0; pass < passes; ++pass) {
 #pragma unroll 8
@@ -54,59 +54,43 @@ std::string check_stored(const DeviceBuffer<uint32_t>& buffer, int passes) {
   return "";
 }
 
-Measurement measure_device_limit(const Context& context) {
-  int blocks_per_sm = 0;
-  ROOFCAST_GPU_CHECK(max_active_blocks(&blocks_per_sm, scattered_store_kernel<kThreads>, kThreads, 0));
-  const int blocks = context.sm_count * blocks_per_sm;
-  const size_t threads = size_t(blocks) * kThreads, words = threads * kWordsPerThread;
-  if (words * sizeof(uint32_t) > context.free_bytes / 4)
-    throw std::runtime_error("scattered_store_gops: no room for the buffer");
-  DeviceBuffer<uint32_t> buffer(words);
-  auto launch = [&](long long passes) {
-    scattered_store_kernel<kThreads><<<blocks, kThreads>>>(buffer.data(), static_cast<int>(passes), nullptr);
-    ROOFCAST_GPU_CHECK_LAUNCH("scattered_store_kernel");
-  };
-  const int passes = static_cast<int>(calibrate_iterations(launch, 1, context.target_ms, 1 << 16));
-  Workload w{"scattered_store_gops", "Global stores, each lane on a line of its own", "G/s",
-             static_cast<double>(words) * passes};
-  w.launch = [&] { launch(passes); };
-  w.verify = [&] { return check_stored(buffer, passes); };
-  w.details = fmt::format("STG.E, {} blocks x {} threads ({}/SM), each lane 4-byte words of its own {}-byte region "
-                          "(lanes {} bytes apart: 32 lines per store instruction), {} MiB ({}), {} passes",
-                          blocks, kThreads, blocks_per_sm, kWordsPerThread * 4, kWordsPerThread * 4,
-                          words * 4 >> 20, words * 4 > context.l2_bytes ? "past L2" : "within L2", passes);
-  return measure(w, context.policy);
-}
-
-// Blocks fewer than the SMs are spread over SMs of their own by the block scheduler; the SMs
-// they ran on are recorded and counted, not assumed.
-Measurement measure_per_sm_limit(const Context& context) {
-  const int blocks = std::min(kPerSmBlocks, context.sm_count);
-  const size_t words = size_t(blocks) * kThreadsPerSmBlock * kWordsPerThread;
+// The stores of `blocks` blocks of Threads threads. Per busy SM: the blocks' SMs are recorded
+// and counted, not assumed (blocks fewer than the SMs are spread over SMs of their own by the
+// block scheduler), and the rate is divided by them.
+template <int Threads>
+Measurement measure_stores(const Context& context, int blocks, bool per_busy_sm, const char* key, const char* label) {
+  const size_t words = size_t(blocks) * Threads * kWordsPerThread;
+  if (words * sizeof(uint32_t) > context.free_bytes / 4) throw std::runtime_error(fmt::format("{}: no room for the buffer", key));
   DeviceBuffer<uint32_t> buffer(words);
   DeviceBuffer<unsigned> block_sms(blocks);
   auto launch = [&](long long passes) {
-    scattered_store_kernel<kThreadsPerSmBlock>
-        <<<blocks, kThreadsPerSmBlock>>>(buffer.data(), static_cast<int>(passes), block_sms.data());
+    scattered_store_kernel<Threads><<<blocks, Threads>>>(buffer.data(), static_cast<int>(passes), block_sms.data());
     ROOFCAST_GPU_CHECK_LAUNCH("scattered_store_kernel");
   };
   const int passes = static_cast<int>(calibrate_iterations(launch, 1, context.target_ms, 1 << 16));
   const std::vector<unsigned> sms = block_sms.to_host(blocks);
   const size_t busy_sms = std::set<unsigned>(sms.begin(), sms.end()).size();
-  Workload w{"scattered_store_sm_gops", "Global stores, a line each, per busy SM (few SMs busy)", "G/s",
-             static_cast<double>(words) * passes / static_cast<double>(busy_sms)};
+  Workload w{key, label, "G/s", static_cast<double>(words) * passes / static_cast<double>(per_busy_sm ? busy_sms : 1)};
   w.launch = [&] { launch(passes); };
   w.verify = [&] { return check_stored(buffer, passes); };
   w.details = fmt::format("STG.E, {} blocks x {} threads on {} SMs, each lane 4-byte words of its own {}-byte region "
-                          "(32 lines per store instruction), {} MiB, {} passes; stores per second per busy SM",
-                          blocks, kThreadsPerSmBlock, busy_sms, kWordsPerThread * 4, words * 4 >> 20, passes);
+                          "(lanes {} bytes apart: 32 lines per store instruction), {} MiB ({}), {} passes{}",
+                          blocks, Threads, busy_sms, kWordsPerThread * 4, kWordsPerThread * 4, words * 4 >> 20,
+                          words * 4 > context.l2_bytes ? "past L2" : "within L2", passes,
+                          per_busy_sm ? "; stores per second per busy SM" : "");
   return measure(w, context.policy);
 }
 
 }  // namespace
 
 std::vector<Measurement> characterize_scattered_stores(const Context& context) {
-  return {measure_device_limit(context), measure_per_sm_limit(context)};
+  int blocks_per_sm = 0;
+  ROOFCAST_GPU_CHECK(max_active_blocks(&blocks_per_sm, scattered_store_kernel<kThreads>, kThreads, 0));
+  return {measure_stores<kThreads>(context, context.sm_count * blocks_per_sm, false, "scattered_store_gops",
+                                   "Global stores, each lane on a line of its own"),
+          measure_stores<kThreadsPerSmBlock>(context, std::min(kPerSmBlocks, context.sm_count), true,
+                                             "scattered_store_sm_gops",
+                                             "Global stores, a line each, per busy SM (few SMs busy)")};
 }
 
 }  // namespace roofcast::gpu
